@@ -1,0 +1,31 @@
+# kingsheet: the two commands of README.md.
+#   make run   installs and starts the app on 127.0.0.1:5000 (SQLite in instance/)
+#   make test  installs what the tests need and runs the whole suite
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test install install-test system-deps bench
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/pip install -q -e .
+
+install-test: $(BIN)/python
+	$(BIN)/pip install -q -e '.[test]'
+
+# Chromium (browser tests), poppler (pdftotext), fonts with the suit glyphs (PDF).
+system-deps:
+	@bash scripts/system-deps.sh
+
+run: install
+	$(BIN)/flask --app app run --host 127.0.0.1 --port 5000
+
+test: install-test system-deps
+	@bash scripts/run-tests.sh $(BIN)
+
+bench: install-test
+	$(BIN)/python bench/engine.py

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite needs, when missing (CI runs as root).
+set -euo pipefail
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+fc-list 2>/dev/null | grep -qi "DejaVu Sans" || need+=(fonts-dejavu-core)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "missing system packages: ${need[*]} (run as root or install them)" >&2
+    exit 0
+  fi
+  echo "installing: ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+# PostgreSQL: the database tests run on it too; start the local cluster if it is down.
+if command -v pg_ctlcluster >/dev/null 2>&1 && ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
+  ver=$(ls /etc/postgresql 2>/dev/null | head -n1)
+  [ -n "$ver" ] && pg_ctlcluster --skip-systemctl-redirect "$ver" main start || true
+fi
