@@ -1,0 +1,85 @@
+"""The ``kingsheet`` command.
+
+``kingsheet score FILE …`` prints the score report of RECORD.md: one file, the report;
+several, one compact JSON line each; ``-`` reads standard input. Any invalid record exits 1
+with ``PATH: field: message`` -- never a traceback. ``kingsheet serve`` starts the web app.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def _read(path: str) -> Any:
+    if path == "-":
+        text = sys.stdin.read()
+    else:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    return json.loads(text)
+
+
+def _score_one(path: str) -> tuple[dict[str, Any] | None, str | None]:
+    from app.rules import RecordError, score_record
+
+    try:
+        data = _read(path)
+    except FileNotFoundError:
+        return None, f"{path}: no such file"
+    except IsADirectoryError:
+        return None, f"{path}: is a directory"
+    except PermissionError:
+        return None, f"{path}: permission denied"
+    except UnicodeDecodeError:
+        return None, f"{path}: not UTF-8 text"
+    except json.JSONDecodeError as e:
+        return None, f"{path}: record: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})"
+    try:
+        return score_record(data), None
+    except RecordError as e:
+        return None, f"{path}: {e}"
+    except RecursionError:
+        return None, f"{path}: record: nested too deeply"
+
+
+def score(paths: list[str]) -> int:
+    if len(paths) == 1:
+        report, error = _score_one(paths[0])
+        if error is not None:
+            print(error, file=sys.stderr)
+            return 1
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+        return 0
+    failed = False
+    out = sys.stdout
+    for path in paths:
+        report, error = _score_one(path)
+        if error is not None:
+            failed = True
+            out.write(json.dumps({"error": error}, ensure_ascii=False) + "\n")
+        else:
+            out.write(json.dumps(report, ensure_ascii=False, separators=(",", ":")) + "\n")
+    return 1 if failed else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="kingsheet", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_score = sub.add_parser("score", help="print the score report of game records")
+    p_score.add_argument("files", nargs="+", metavar="FILE", help="record files, - for stdin")
+    p_serve = sub.add_parser("serve", help="start the web app (development server)")
+    p_serve.add_argument("--host", default="127.0.0.1")
+    p_serve.add_argument("--port", type=int, default=5000)
+    args = parser.parse_args(argv)
+    if args.command == "score":
+        return score(args.files)
+    from app import create_app
+
+    create_app().run(host=args.host, port=args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

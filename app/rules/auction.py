@@ -1,0 +1,279 @@
+"""The fiesta auction of `fiestas` and `subastas` (RULES.md 1.2, 1.3 and §4 "Auction").
+
+:class:`Auction` is a small state machine: ``legal_calls()`` says what may be called now,
+``call(text)`` checks and applies one call (raising :class:`RuleError` with the rule's
+name), and ``outcome`` says what the auction decided once it is ``finished``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from app.rules.errors import InputError, RuleError
+from app.rules.profiles import LADDER_FIESTAS, LADDER_SUBASTAS
+
+BIDDING, ANSWER, RAISE, ULTIMATUM, DONE = "bidding", "answer", "raise", "ultimatum", "done"
+OWNER_ANSWERS = ("accept", "too-little", "eight-or-nulos", "reject")
+_CALL = re.compile(r"^(?:([0-3])|(owner)):(pass|withdraw|refuse|[+-][1-8]|accept|too-little|"
+                   r"eight-or-nulos|reject)$")
+
+
+def bid_points(bid: str) -> int:
+    """What a bid is worth: +N is N tricks at 25, -N is N nulls at 75."""
+    n = int(bid[1:])
+    return 25 * n if bid[0] == "+" else 75 * n
+
+
+@dataclass(slots=True)
+class AuctionOutcome:
+    sale: bool = False
+    declarer: int | None = None     # the buyer after a sale
+    bid: str | None = None          # the winning bid after a sale
+    payment: int = 0                # what the buyer pays the owner
+    reason: str = "no-bids"         # sale | no-bids | withdrawn | rejected | refused
+    bids: int = 0                   # +N/-N calls made (the subastas 433 rule)
+    contracts: tuple[str, ...] = ()  # what may be played now
+    leaders: tuple[int, ...] = ()   # who may lead (the first is the default)
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+class Auction:
+    """One fiesta's auction. ``owner`` is the fiesta's dealer; seats bid from owner+1."""
+
+    def __init__(self, profile_id: str, owner: int) -> None:
+        if profile_id not in ("fiestas", "subastas"):
+            raise ValueError(f"{profile_id} has no auction")
+        self.subastas = profile_id == "subastas"
+        self.ladder = LADDER_SUBASTAS if self.subastas else LADDER_FIESTAS
+        self.owner = owner
+        self.order = [(owner + k) % 4 for k in (1, 2, 3)]
+        self.passed: set[int] = set()
+        self.best: str | None = None
+        self.best_seat: int | None = None
+        self.turn = self.order[0]
+        self.phase = BIDDING
+        self.calls: list[str] = []
+        self.bids = 0
+        self.result = AuctionOutcome()
+
+    # --- reading -------------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.phase == DONE
+
+    @property
+    def to_call(self) -> int | str | None:
+        """The seat to call, ``"owner"`` for the owner's answer, None when finished."""
+        if self.phase == BIDDING:
+            return self.turn
+        if self.phase == ANSWER:
+            return "owner"
+        if self.phase in (RAISE, ULTIMATUM):
+            return self.best_seat
+        return None
+
+    def rank(self, bid: str) -> int:
+        return self.ladder.index(bid)
+
+    def _higher_bids(self) -> list[str]:
+        start = 0 if self.best is None else self.rank(self.best) + 1
+        return list(self.ladder[start:])
+
+    def legal_calls(self) -> list[str]:
+        """Every call that is legal now, as ``"SEAT:CALL"`` / ``"owner:ANSWER"``."""
+        if self.phase == BIDDING:
+            seat = self.turn
+            bids = self._higher_bids()
+            if self.best is not None and self._may_match(seat):
+                bids.insert(0, self.best)
+            return [f"{seat}:pass"] + [f"{seat}:{b}" for b in bids]
+        if self.phase == ANSWER:
+            answers = ["accept", "too-little"]
+            if self.subastas or self.best in ("+6", "+7"):
+                answers.append("eight-or-nulos")
+            if self.subastas:
+                answers.append("reject")
+            return [f"owner:{a}" for a in answers]
+        if self.phase == RAISE:
+            return [f"{self.best_seat}:{b}" for b in self._higher_bids()] + [
+                f"{self.best_seat}:withdraw"]
+        if self.phase == ULTIMATUM:
+            return [f"{self.best_seat}:+8", f"{self.best_seat}:refuse"]
+        return []
+
+    def _may_match(self, seat: int) -> bool:
+        """Priority: a seat earlier in bidding order than the best bidder may equal its bid."""
+        if self.best is None or self.best_seat is None:
+            return False
+        if self.subastas and self.best == "+8":
+            return False
+        return self.order.index(seat) < self.order.index(self.best_seat)
+
+    @property
+    def outcome(self) -> AuctionOutcome:
+        return self.result
+
+    # --- calling -------------------------------------------------------------------------
+    def call(self, text: object) -> None:
+        """Checks and applies one call; raises RuleError (field "") naming the rule."""
+        if not isinstance(text, str):
+            raise InputError("", "a call is a string like \"1:+2\" or \"owner:accept\"", "type")
+        m = _CALL.match(text.strip().lower())
+        if not m:
+            raise InputError("", f'"{text}" is not a call (like "1:+2", "2:pass", '
+                             '"owner:accept")', "call")
+        if self.phase == DONE:
+            raise RuleError("", f'"{text}": the auction is already over', "auction-over")
+        who = "owner" if m.group(2) else int(m.group(1))
+        what = m.group(3)
+        expected = self.to_call
+        if who != expected:
+            if who == "owner":
+                raise RuleError("", f'"{text}": the owner answers only when bidding has stopped; '
+                                f"it is seat {expected}'s call", "auction-turn")
+            if isinstance(who, int) and who == self.owner:
+                raise RuleError("", f'"{text}": seat {who} owns this fiesta and does not bid',
+                                "auction-owner")
+            if isinstance(who, int) and who in self.passed and self.phase == BIDDING:
+                raise RuleError("", f'"{text}": seat {who} has passed; a pass is final',
+                                "auction-pass-final")
+            whose = "the owner's answer" if expected == "owner" else f"seat {expected}'s call"
+            raise RuleError("", f'"{text}": it is {whose}', "auction-turn")
+        if self.phase == BIDDING:
+            self._bidding(who, what, text)  # type: ignore[arg-type]
+        elif self.phase == ANSWER:
+            self._answer(what, text)
+        elif self.phase == RAISE:
+            self._raise(what, text)
+        else:
+            self._ultimatum(what, text)
+        self.calls.append(text.strip().lower())
+
+    def _check_bid(self, what: str, text: str, may_match: bool) -> None:
+        if what not in self.ladder:
+            raise RuleError("", f'"{text}": {what} is not a bid here (bids: '
+                            f'{" ".join(self.ladder)})', "auction-bid")
+        if self.best is not None:
+            r, best = self.rank(what), self.rank(self.best)
+            if r < best or (r == best and not may_match):
+                need = "equal or beat" if may_match else "beat"
+                raise RuleError("", f'"{text}": {what} does not {need} the best bid {self.best}',
+                                "auction-ladder")
+
+    def _bidding(self, seat: int, what: str, text: str) -> None:
+        if what == "pass":
+            self.passed.add(seat)
+        elif what in ("withdraw", "refuse") or what in OWNER_ANSWERS:
+            raise RuleError("", f'"{text}": only a bid or pass is called while bidding',
+                            "auction-call")
+        else:
+            self._check_bid(what, text, self._may_match(seat))
+            self.best, self.best_seat = what, seat
+            self.bids += 1
+            if self.subastas and what == "+8":
+                self._sale()
+                return
+        active = [s for s in self.order if s not in self.passed]
+        if not active:
+            self._no_sale("no-bids")
+            return
+        if self.best_seat is not None and active == [self.best_seat]:
+            self.phase = ANSWER
+            return
+        i = self.order.index(seat)
+        for k in range(1, 4):
+            nxt = self.order[(i + k) % 3]
+            if nxt not in self.passed:
+                self.turn = nxt
+                break
+
+    def _answer(self, what: str, text: str) -> None:
+        if what not in OWNER_ANSWERS:
+            raise RuleError("", f'"{text}": the owner answers accept, too-little'
+                            + (", eight-or-nulos or reject" if self.subastas else
+                               " or eight-or-nulos"), "auction-call")
+        if what == "accept":
+            self._sale()
+        elif what == "too-little":
+            self.phase = RAISE
+        elif what == "eight-or-nulos":
+            if not self.subastas and self.best not in ("+6", "+7"):
+                raise RuleError("", f'"{text}": "8 o nulos" is offered only to a +6 or +7 bid',
+                                "eight-or-nulos")
+            self.phase = ULTIMATUM
+        else:
+            if not self.subastas:
+                raise RuleError("", f'"{text}": reject exists only in subastas', "reject")
+            self._no_sale("rejected")
+
+    def _raise(self, what: str, text: str) -> None:
+        if what == "withdraw":
+            self._no_sale("withdrawn")
+            return
+        if what[0] not in "+-":
+            raise RuleError("", f'"{text}": after "es poco" the bidder raises or withdraws',
+                            "auction-call")
+        self._check_bid(what, text, False)
+        self.best = what
+        self.bids += 1
+        if self.subastas and what == "+8":
+            self._sale()
+        else:
+            self.phase = ANSWER
+
+    def _ultimatum(self, what: str, text: str) -> None:
+        if what == "+8":
+            self.bids += 1
+            self.best = "+8"
+            self._sale()
+        elif what == "refuse":
+            self._no_sale("refused")
+        else:
+            raise RuleError("", f'"{text}": after "8 o nulos" the bidder calls +8 or refuse',
+                            "auction-call")
+
+    def _sale(self) -> None:
+        assert self.best is not None and self.best_seat is not None
+        d = self.best_seat
+        self.phase = DONE
+        self.result = AuctionOutcome(
+            sale=True, declarer=d, bid=self.best, payment=bid_points(self.best), reason="sale",
+            bids=self.bids, contracts=("trump",) if self.best[0] == "+" else ("nulos",),
+            leaders=(d, (d + 1) % 4))
+
+    def _no_sale(self, reason: str) -> None:
+        self.phase = DONE
+        self.result = no_sale_outcome(self.owner, reason, self.bids, self.subastas)
+
+
+def no_sale_outcome(owner: int, reason: str, bids: int, subastas: bool) -> AuctionOutcome:
+    """The owner plays (or skips) the fiesta: trump, nulos or 433 as the rules allow."""
+    if reason == "refused":
+        contracts: tuple[str, ...] = ("nulos",)
+    elif subastas and bids >= 3:
+        contracts = ("trump", "nulos")
+    else:
+        contracts = ("trump", "nulos", "433")
+    return AuctionOutcome(reason=reason, bids=bids, contracts=contracts,
+                          leaders=((owner + 1) % 4, owner))
+
+
+def run_auction(profile_id: str, owner: int, calls: list[object] | None,
+                fld: str) -> tuple[AuctionOutcome, list[str]]:
+    """Plays a recorded auction; errors name ``fld[j]``. No calls: no auction was held."""
+    if calls is None:
+        return no_sale_outcome(owner, "no-bids", 0, profile_id == "subastas"), []
+    auction = Auction(profile_id, owner)
+    for j, text in enumerate(calls):
+        try:
+            auction.call(text)
+        except InputError as e:   # RuleError is an InputError's sibling; both are RecordError
+            raise type(e)(f"{fld}[{j}]", e.message, e.code) from None
+        except RuleError as e:
+            raise RuleError(f"{fld}[{j}]", e.message, e.code) from None
+    if not auction.finished:
+        who = auction.to_call
+        whose = "the owner's answer" if who == "owner" else f"a call from seat {who}"
+        raise RuleError(fld, f"the auction is not finished: it waits for {whose}",
+                        "auction-unfinished")
+    return auction.outcome, auction.calls

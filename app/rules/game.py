@@ -1,0 +1,818 @@
+"""Replaying a game record: the schedule, every hand's checks and scores, the totals.
+
+:func:`load` reads a record (RECORD.md) in order -- format, profile, options, players, first
+seat, then each hand -- and reports the first defect as a :class:`RecordError` naming its
+field. Scores are never read from the record: they are computed here, every time.
+"""
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules.auction import AuctionOutcome, run_auction
+from app.rules.cards import (BIT, HEARTS_MASK, JACKS_MASK, KH_BIT, KINGS_MASK, QUEENS_MASK,
+                             cards_of)
+from app.rules.errors import InputError, RecordError, RuleError, SumError
+from app.rules.play import Violation, play_out, play_rules
+from app.rules.profiles import (COUNT_ELEMENTS, RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY,
+                                RIFKI_PENALTIES, RIFKI_QUOTA, Contract, Options, Profile,
+                                get_profile)
+from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_KEYS,
+                              card_text, check_keys, need_dict, need_int, need_list, need_seat,
+                              need_str, parse_card, parse_suit, suit_text, type_name)
+from app.rules.schedule import Slot, slot_for
+
+_ELEMENT_MASKS = (("hearts", HEARTS_MASK), ("kings", KINGS_MASK), ("queens", QUEENS_MASK),
+                  ("jacks", JACKS_MASK))
+_ELEMENT_WORDS = {"tricks": "tricks", "hearts": "hearts", "kings": "kings", "queens": "queens",
+                  "jacks": "jacks"}
+
+
+@dataclass(slots=True)
+class Ruling:
+    kind: str = "as-played"
+    seat: int | None = None
+    points: list[int] | None = None
+    reason: str | None = None
+    by: str | None = None
+    at: str | None = None
+
+
+@dataclass(slots=True)
+class HandResult:
+    index: int
+    number: int
+    contract: Contract
+    trump: str | None
+    dealer: int | None
+    owner: int | None
+    chooser: int | None
+    declarer: int | None
+    leader: int | None
+    bid: str | None
+    auction: list[str]
+    auction_outcome: AuctionOutcome | None
+    mode: str
+    played_points: list[int]      # as played, before any ruling
+    points: list[int]             # after the ruling
+    payments: list[int]
+    total: int
+    expected_total: int
+    counted: bool
+    ruling: Ruling
+    counts: dict[str, list[int]]  # per element, per seat (as entered or derived)
+    tricks: list[list[str]] = field(default_factory=list)
+    trick_winners: list[int] = field(default_factory=list)
+    trick_leaders: list[int] = field(default_factory=list)
+    tricks_played: int = 0
+    ended_early: bool = False
+    early_end_reason: str | None = None
+    captured: list[list[str]] | None = None
+    deal: list[list[str]] | None = None
+    made_king: bool = False
+    violations: list[Violation] = field(default_factory=list)
+    running_totals: list[int] = field(default_factory=list)
+
+    @property
+    def check(self) -> int:
+        """The hand's check: its total minus the expected total (0 when it adds up)."""
+        return self.total - self.expected_total
+
+
+@dataclass(slots=True)
+class NextHand:
+    number: int
+    contract: str | None
+    dealer: int | None
+    owner: int | None
+    chooser: int | None
+    leader: int | None
+    fiesta: bool
+
+
+@dataclass(slots=True)
+class Record:
+    """A record read and checked: its header, its hands and the canonical JSON value."""
+
+    profile: Profile
+    options: Options
+    players: list[str]
+    first_seat: int
+    data: dict[str, Any]
+    result: "GameResult | None" = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.data
+
+
+@dataclass(slots=True)
+class GameResult:
+    record: Record
+    profile: Profile
+    options: Options
+    hands: list[HandResult]
+    totals: list[int]
+    sum: int
+    expected_sum: int
+    zero_sum_ok: bool
+    complete: bool
+    winners: list[int]
+    next: NextHand | None
+    counted_hands: int
+
+
+# --- reading the header ------------------------------------------------------------------
+
+def _header(data: object) -> tuple[Profile, Options, list[str], int, dict[str, Any]]:
+    if not isinstance(data, dict):
+        raise InputError("record", f"must be a JSON object, not {type_name(data)}", "type")
+    top = data
+    if "format" not in top:
+        raise InputError("format", f'missing; a record starts with "format": "{FORMAT}"',
+                         "missing-key")
+    if top["format"] != FORMAT:
+        raise InputError("format", f"{top['format']!r} is not a supported format "
+                         f'(expected "{FORMAT}")', "format")
+    if "profile" not in top:
+        raise InputError("profile", "missing (ru32, fiestas, subastas or rifki)", "missing-key")
+    profile = get_profile(top["profile"])
+    seat_key = profile.seat_key
+    check_keys(top, TOP_KEYS + (seat_key,), "")
+    options = profile.parse_options(top.get("options"))
+    if "players" not in top:
+        raise InputError("players", "missing: four names in seat order", "missing-key")
+    players_raw = need_list(top["players"], "players", "a list of four names")
+    if len(players_raw) != 4:
+        raise InputError("players", f"a game has four players, not {len(players_raw)}",
+                         "players")
+    players: list[str] = []
+    for k, name in enumerate(players_raw):
+        name = need_str(name, f"players[{k}]", nonempty=True)
+        if name in players:
+            raise InputError(f"players[{k}]", f'"{name}" is already seat {players.index(name)}',
+                             "players")
+        players.append(name)
+    if seat_key not in top:
+        what = "the seat holding the 2♦" if seat_key == "first_chooser" else "the first dealer"
+        raise InputError(seat_key, f"missing: {what} (0-3)", "missing-key")
+    first = need_seat(top[seat_key], seat_key)
+    if "hands" not in top:
+        raise InputError("hands", "missing (an empty list for a new game)", "missing-key")
+    need_list(top["hands"], "hands")
+    canonical: dict[str, Any] = {}
+    for key in top:
+        if key == "hands":
+            canonical[key] = []
+        elif key == "players":
+            canonical[key] = list(players)
+        elif key == "options":
+            canonical[key] = dict(top[key])
+        else:
+            canonical[key] = top[key]
+    return profile, options, players, first, canonical
+
+
+# --- replaying ---------------------------------------------------------------------------
+
+class GameBuilder:
+    """Replays hands one by one, keeping the schedule, limits and totals."""
+
+    def __init__(self, profile: Profile, options: Options, players: list[str],
+                 first_seat: int) -> None:
+        self.profile = profile
+        self.options = options
+        self.players = players
+        self.first_seat = first_seat
+        self.number = 1                      # schedule number of the next hand
+        self.hands: list[HandResult] = []
+        self.totals = [0, 0, 0, 0]
+        self.expected_sum = 0
+        self.contract_count: dict[str, int] = {}
+        self.seat_penalties = [0, 0, 0, 0]
+        self.seat_koz = [0, 0, 0, 0]
+
+    # names in messages
+    def who(self, seat: int) -> str:
+        return f"seat {seat} ({self.players[seat]})"
+
+    @property
+    def complete(self) -> bool:
+        return self.number > self.profile.n_hands
+
+    def slot(self) -> Slot:
+        return slot_for(self.profile, self.first_seat, self.number)
+
+    def add(self, raw: object, i: int) -> tuple[HandResult, dict[str, Any]]:
+        fld = f"hands[{i}]"
+        hand = need_dict(raw, fld, "an object (one hand)")
+        if self.complete:
+            raise RuleError(fld, f"the game is over after {self.profile.n_hands} hands",
+                            "game-over")
+        check_keys(hand, HAND_KEYS, fld + ".")
+        profile = self.profile
+        slot = self.slot()
+        canonical: dict[str, Any] = {}
+
+        # contract ------------------------------------------------------------------------
+        contract = self._contract(hand, slot, fld)
+        # trump -----------------------------------------------------------------------------
+        trump = -1
+        if contract.trump_game:
+            if "trump" not in hand:
+                raise InputError(f"{fld}.trump", f"missing: {contract.name_en} needs a trump suit "
+                                 "(S, H, D or C)", "missing-key")
+            trump = parse_suit(hand["trump"], f"{fld}.trump")
+        elif "trump" in hand:
+            raise InputError(f"{fld}.trump", f"{contract.id} is played without trumps",
+                             "unexpected-key")
+        # auction ---------------------------------------------------------------------------
+        outcome: AuctionOutcome | None = None
+        calls: list[str] = []
+        if slot.fiesta:
+            owner = slot.owner
+            assert owner is not None
+            raw_calls = None
+            if "auction" in hand:
+                raw_calls = need_list(hand["auction"], f"{fld}.auction", "a list of calls")
+            outcome, calls = run_auction(profile.id, owner, raw_calls, f"{fld}.auction")
+            if contract.id not in outcome.contracts:
+                raise RuleError(f"{fld}.contract", self._fiesta_contract_message(outcome),
+                                "fiesta-contract")
+        elif "auction" in hand:
+            raise InputError(f"{fld}.auction", "only a fiesta (hands 7-10 of fiestas and "
+                             "subastas) has an auction", "unexpected-key")
+        # leader and declarer ---------------------------------------------------------------
+        declarer: int | None = None
+        bid: str | None = None
+        payments = [0, 0, 0, 0]
+        if outcome is not None:
+            if outcome.sale:
+                declarer, bid = outcome.declarer, outcome.bid
+                assert declarer is not None and slot.owner is not None
+                payments[declarer] -= outcome.payment
+                payments[slot.owner] += outcome.payment
+                leaders: tuple[int, ...] = outcome.leaders
+            elif contract.played:
+                declarer = slot.owner
+                leaders = outcome.leaders[:1] if contract.id == "nulos" else outcome.leaders
+            else:
+                leaders = ()
+        else:
+            leaders = (slot.leader,) if slot.leader is not None else ()
+        leader = self._leader(hand, leaders, contract, fld)
+        # entry -----------------------------------------------------------------------------
+        modes = [m for m in ("counts", "captures", "tricks") if m in hand]
+        if not contract.played:
+            if modes:
+                raise InputError(f"{fld}.{modes[0]}", "a 433 is not played: it has no counts, "
+                                 "captures or tricks", "unexpected-key")
+            if "deal" in hand:
+                raise InputError(f"{fld}.deal", "a 433 is not played: it has no deal",
+                                 "unexpected-key")
+        elif len(modes) != 1:
+            if not modes:
+                raise InputError(fld, "enter the hand as one of counts, captures or tricks",
+                                 "missing-key")
+            raise InputError(f"{fld}.{modes[1]}", f"enter the hand one way only ({modes[0]} "
+                             f"is already given)", "unexpected-key")
+        if "deal" in hand and modes != ["tricks"]:
+            raise InputError(f"{fld}.deal", "a deal goes with a hand entered as tricks",
+                             "unexpected-key")
+        mode = modes[0] if modes else "none"
+        result = HandResult(
+            index=i, number=self.number, contract=contract,
+            trump=suit_text(trump) if trump >= 0 else None, dealer=slot.dealer,
+            owner=slot.owner, chooser=slot.chooser, declarer=declarer, leader=leader, bid=bid,
+            auction=calls, auction_outcome=outcome, mode=mode, played_points=[0, 0, 0, 0],
+            points=[0, 0, 0, 0], payments=payments, total=0, expected_total=contract.total,
+            counted=True, ruling=Ruling(), counts={})
+        n_tricks = profile.n_tricks
+        if mode == "counts":
+            canonical_entry: Any = self._counts(hand["counts"], contract, f"{fld}.counts")
+            result.counts = _counts_of(canonical_entry, contract)
+            result.tricks_played = n_tricks
+        elif mode == "captures":
+            canonical_entry = self._captures(hand["captures"], contract, f"{fld}.captures",
+                                             result)
+            result.tricks_played = n_tricks
+        elif mode == "tricks":
+            canonical_entry = self._tricks(hand, contract, trump, leader, fld, result)
+        else:
+            canonical_entry = None
+        if contract.played:
+            points = _points(contract, result.counts)
+            if contract.trump_game and profile.id == "rifki":
+                result.made_king = n_tricks in result.counts.get("tricks", ())
+        else:
+            assert slot.owner is not None
+            points = [100 if s == slot.owner else 75 for s in range(4)]
+        result.played_points = points
+        # ruling ----------------------------------------------------------------------------
+        if "ruling" in hand:
+            result.ruling = self._ruling(hand["ruling"], contract, f"{fld}.ruling")
+        ruling = result.ruling
+        if ruling.kind == "charge-offender":
+            assert ruling.seat is not None
+            points = [contract.total if s == ruling.seat else 0 for s in range(4)]
+        elif ruling.kind == "adjusted":
+            assert ruling.points is not None
+            points = list(ruling.points)
+        elif ruling.kind == "replay":
+            result.counted = False
+            result.payments = [0, 0, 0, 0]
+        result.points = points
+        result.total = sum(points)
+        # the game --------------------------------------------------------------------------
+        if result.counted:
+            totals = self.totals
+            for s in range(4):
+                totals[s] += points[s] + result.payments[s]
+            self.expected_sum += contract.total
+            if profile.id == "rifki":
+                self._count_choice(contract, slot)
+            self.number += 1
+        result.running_totals = list(self.totals)
+        self.hands.append(result)
+        for key in hand:
+            if key in ("counts", "captures"):
+                canonical[key] = canonical_entry
+            elif key == "tricks":
+                canonical[key] = canonical_entry[0]
+            elif key == "deal":
+                canonical[key] = canonical_entry[1]
+            elif key == "trump":
+                canonical[key] = suit_text(trump)
+            elif key == "auction":
+                canonical[key] = list(calls)
+            elif key == "ruling":
+                canonical[key] = dict(hand[key])
+            else:
+                canonical[key] = hand[key]
+        return result, canonical
+
+    # --- pieces of a hand ----------------------------------------------------------------
+    def _contract(self, hand: dict[str, Any], slot: Slot, fld: str) -> Contract:
+        profile = self.profile
+        f = f"{fld}.contract"
+        if "contract" not in hand:
+            if slot.contract is not None:
+                return profile.contracts[slot.contract]
+            what = ("a fiesta is trump, nulos or 433" if slot.fiesta else
+                    f"{self.who(slot.chooser or 0)} chooses the contract")
+            raise InputError(f, f"missing: {what}", "missing-key")
+        cid = hand["contract"]
+        if not isinstance(cid, str):
+            raise InputError(f, f"must be a contract id, not {type_name(cid)}", "type")
+        if slot.contract is not None:
+            if cid != slot.contract:
+                fixed = profile.contracts[slot.contract]
+                raise RuleError(f, f"hand {slot.number} is {slot.contract} ({fixed.name_es}), "
+                                f"not {cid!r}", "schedule")
+            return profile.contracts[cid]
+        contract = profile.contracts.get(cid)
+        if slot.fiesta:
+            if contract is None or not contract.fiesta:
+                raise InputError(f, f"{cid!r} is not a fiesta contract (trump, nulos or 433)",
+                                 "contract")
+            return contract
+        if contract is None:
+            raise InputError(f, f"{cid!r} is not a {profile.id} contract (one of: "
+                             f"{', '.join(profile.contracts)})", "contract")
+        if profile.id == "rifki":
+            problem = self.choice_problem(contract.id, slot)
+            if problem is not None:
+                raise RuleError(f, problem[1], problem[0])
+        return contract
+
+    def choice_problem(self, cid: str, slot: Slot) -> tuple[str, str] | None:
+        """Why a rifki choice breaks a limit (rule, message), or None."""
+        chooser = slot.chooser
+        assert chooser is not None
+        done = self.contract_count.get(cid, 0)
+        if cid == "koz":
+            if done >= RIFKI_KOZ_LIMIT:
+                return "koz-limit", f"koz has been played {RIFKI_KOZ_LIMIT} times already"
+            if self.options.choice_limit == "3+2" and self.seat_koz[chooser] >= RIFKI_QUOTA["koz"]:
+                return ("choice-limit", f"{self.who(chooser)} has already chosen koz "
+                        f"{RIFKI_QUOTA['koz']} times (3+2)")
+            return None
+        if done >= RIFKI_LIMIT_PER_PENALTY:
+            return "penalty-limit", f"{cid} has been played {RIFKI_LIMIT_PER_PENALTY} times already"
+        if (self.options.choice_limit == "3+2"
+                and self.seat_penalties[chooser] >= RIFKI_QUOTA["penalty"]):
+            return ("choice-limit", f"{self.who(chooser)} has already chosen "
+                    f"{RIFKI_QUOTA['penalty']} penalties (3+2)")
+        return None
+
+    def _count_choice(self, contract: Contract, slot: Slot) -> None:
+        assert slot.chooser is not None
+        self.contract_count[contract.id] = self.contract_count.get(contract.id, 0) + 1
+        if contract.id == "koz":
+            self.seat_koz[slot.chooser] += 1
+        else:
+            self.seat_penalties[slot.chooser] += 1
+
+    @staticmethod
+    def _fiesta_contract_message(outcome: AuctionOutcome) -> str:
+        if outcome.sale:
+            kind = "a trump" if outcome.contracts == ("trump",) else "nulos"
+            return f"after a sale at {outcome.bid} the buyer plays {kind}"
+        if outcome.reason == "refused":
+            return "after refusing 8 o nulos the owner plays nulos"
+        return "433 is allowed only when the auction drew fewer than three bids"
+
+    def _leader(self, hand: dict[str, Any], leaders: tuple[int, ...], contract: Contract,
+                fld: str) -> int | None:
+        if "leader" not in hand:
+            return leaders[0] if leaders else None
+        f = f"{fld}.leader"
+        seat = need_seat(hand["leader"], f)
+        if not leaders:
+            raise InputError(f, "a 433 is not played: nobody leads", "unexpected-key")
+        if seat not in leaders:
+            if len(leaders) == 1:
+                raise RuleError(f, f"{self.who(leaders[0])} leads this hand, not seat {seat}",
+                                "leader")
+            raise RuleError(f, f"{self.who(leaders[0])} or {self.who(leaders[1])} leads this "
+                            f"hand, not seat {seat}", "leader")
+        return seat
+
+    def _counts(self, value: object, contract: Contract, fld: str) -> dict[str, Any]:
+        counts = need_dict(value, fld)
+        scored = [e for e, v in contract.values.items() if v]
+        check_keys(counts, tuple(scored), fld + ".")
+        n_tricks = self.profile.n_tricks
+        full = _full_counts(self.profile)
+        out: dict[str, Any] = {}
+        for element in scored:
+            f = f"{fld}.{element}"
+            if element not in counts:
+                raise InputError(f, f"missing: {contract.name_en} scores {element}",
+                                 "missing-key")
+            v = counts[element]
+            if element == "kh":
+                out[element] = need_seat(v, f)
+            elif element == "last_two":
+                seats = need_list(v, f, "a list of two seats (trick "
+                                  f"{n_tricks - 1} then {n_tricks})")
+                if len(seats) != 2:
+                    raise InputError(f, f"names two seats (trick {n_tricks - 1} then {n_tricks}),"
+                                     f" not {len(seats)}", "length")
+                out[element] = [need_seat(s, f"{f}[{k}]") for k, s in enumerate(seats)]
+            else:
+                items = need_list(v, f, "a list of four counts")
+                if len(items) != 4:
+                    raise InputError(f, f"has one count per seat: 4, not {len(items)}", "length")
+                nums = [need_int(x, f"{f}[{k}]", 0, full[element]) for k, x in enumerate(items)]
+                total = sum(nums)
+                if total != full[element]:
+                    raise SumError(f, f"{element} add up to {total}; "
+                                   + _full_sentence(element, full[element], self.profile),
+                                   "sum")
+                out[element] = nums
+        # reorder as given, for a faithful round trip
+        out = {k: out[k] for k in counts}
+        self._check_trick_room(_counts_of(out, contract), contract, fld)
+        return out
+
+    def _check_trick_room(self, counts: dict[str, list[int]], contract: Contract,
+                          fld: str) -> None:
+        """A seat credited with cards or last tricks must have taken enough tricks."""
+        if "tricks" not in counts or contract.base:
+            return
+        tricks = counts["tricks"]
+        faces = [e for e in ("kings", "queens", "jacks") if e in counts]
+        for s in range(4):
+            hearts = counts["hearts"][s] if "hearts" in counts else 0
+            face = sum(counts[e][s] for e in faces)
+            overlap = min(hearts, face, len(faces))   # K♥, Q♥, J♥ count twice
+            cards = hearts + face - overlap
+            if "kh" in counts and counts["kh"][s]:
+                cards = max(cards, 1)
+            if cards > 4 * tricks[s]:
+                raise SumError(f"{fld}.tricks[{s}]", f"{self.who(s)} took at least {cards} "
+                               f"scoring cards in {tricks[s]} tricks (4 cards a trick)",
+                               "trick-room")
+            if "last_two" in counts and counts["last_two"][s] > tricks[s]:
+                raise SumError(f"{fld}.tricks[{s}]", f"{self.who(s)} took "
+                               f"{counts['last_two'][s]} of the last two tricks but "
+                               f"{tricks[s]} tricks in all", "trick-room")
+
+    def _captures(self, value: object, contract: Contract, fld: str,
+                  result: HandResult) -> dict[str, Any]:
+        caps = need_dict(value, fld)
+        scoring = contract.scoring_mask
+        allowed = ["cards"] + [e for e in ("tricks", "last_two") if contract.values.get(e)]
+        check_keys(caps, tuple(allowed), fld + ".")
+        out: dict[str, Any] = {}
+        deck, size = self.profile.deck, self.profile.deck_size
+        masks = [0, 0, 0, 0]
+        if "cards" in caps:
+            lists = need_list(caps["cards"], f"{fld}.cards", "four lists of cards")
+            if len(lists) != 4:
+                raise InputError(f"{fld}.cards", f"has one list per seat: 4, not {len(lists)}",
+                                 "length")
+            seen = 0
+            texts: list[list[str]] = []
+            for s, items in enumerate(lists):
+                f = f"{fld}.cards[{s}]"
+                cards = need_list(items, f, "a list of cards")
+                row = []
+                for k, text in enumerate(cards):
+                    c = parse_card(text, f"{f}[{k}]", deck, size)
+                    b = BIT[c]
+                    if not scoring & b:
+                        raise InputError(f"{f}[{k}]", f"{card_text(c)} does not score in "
+                                         f"{contract.name_en}", "not-scoring")
+                    if seen & b:
+                        raise InputError(f"{f}[{k}]", f"{card_text(c)} is listed twice",
+                                         "card-twice")
+                    seen |= b
+                    masks[s] |= b
+                    row.append(card_text(c))
+                texts.append(row)
+            missing = scoring & ~seen
+            if missing:
+                names = " ".join(card_text(c) for c in cards_of(missing))
+                raise SumError(f"{fld}.cards", f"every scoring card is taken by someone: "
+                               f"{names} {'is' if missing.bit_count() == 1 else 'are'} "
+                               "not assigned", "sum")
+            out["cards"] = texts
+        elif scoring:
+            raise InputError(f"{fld}.cards", "missing: the scoring cards each seat took",
+                             "missing-key")
+        counts: dict[str, list[int]] = {}
+        for element, f_mask in _ELEMENT_MASKS:
+            if contract.values.get(element):
+                counts[element] = [(m & f_mask).bit_count() for m in masks]
+        if contract.values.get("kh"):
+            counts["kh"] = [1 if m & KH_BIT else 0 for m in masks]
+        n_tricks = self.profile.n_tricks
+        full = _full_counts(self.profile)
+        for element in ("tricks", "last_two"):
+            if element not in allowed:
+                continue
+            f = f"{fld}.{element}"
+            if element not in caps:
+                raise InputError(f, f"missing: {contract.name_en} scores {element}",
+                                 "missing-key")
+            if element == "tricks":
+                items = need_list(caps[element], f, "a list of four counts")
+                if len(items) != 4:
+                    raise InputError(f, f"has one count per seat: 4, not {len(items)}", "length")
+                nums = [need_int(x, f"{f}[{k}]", 0, n_tricks) for k, x in enumerate(items)]
+                if sum(nums) != n_tricks:
+                    raise SumError(f, f"tricks add up to {sum(nums)}; "
+                                   + _full_sentence("tricks", full["tricks"], self.profile), "sum")
+                out[element] = nums
+                counts["tricks"] = nums
+            else:
+                seats = need_list(caps[element], f, "a list of two seats")
+                if len(seats) != 2:
+                    raise InputError(f, f"names two seats (trick {n_tricks - 1} then {n_tricks}),"
+                                     f" not {len(seats)}", "length")
+                pair = [need_seat(s, f"{f}[{k}]") for k, s in enumerate(seats)]
+                out[element] = pair
+                counts["last_two"] = [pair.count(s) for s in range(4)]
+        out = {k: out[k] for k in caps}
+        self._check_trick_room(counts, contract, fld)
+        result.counts = counts
+        result.captured = [[card_text(c) for c in cards_of(m)] for m in masks]
+        return out
+
+    def _tricks(self, hand: dict[str, Any], contract: Contract, trump: int, leader: int | None,
+                fld: str, result: HandResult) -> tuple[list[list[str]], Any]:
+        profile = self.profile
+        deck, size, n_tricks = profile.deck, profile.deck_size, profile.n_tricks
+        f = f"{fld}.tricks"
+        raw = need_list(hand["tricks"], f, "a list of tricks")
+        tricks: list[list[int]] = []
+        for t, trick in enumerate(raw):
+            ft = f"{f}[{t}]"
+            items = need_list(trick, ft, "a list of four cards")
+            if len(items) != 4:
+                raise InputError(ft, f"a trick has four cards, not {len(items)}", "length")
+            tricks.append([parse_card(x, f"{ft}[{k}]", deck, size) for k, x in enumerate(items)])
+        deal: list[int] | None = None
+        deal_texts: list[list[str]] | None = None
+        if "deal" in hand:
+            fd = f"{fld}.deal"
+            lists = need_list(hand["deal"], fd, "four lists of cards")
+            if len(lists) != 4:
+                raise InputError(fd, f"has one list per seat: 4, not {len(lists)}", "length")
+            deal = []
+            deal_texts = []
+            seen = 0
+            for s, items in enumerate(lists):
+                cards = need_list(items, f"{fd}[{s}]", "a list of cards")
+                if len(cards) != n_tricks:
+                    raise InputError(f"{fd}[{s}]", f"{self.who(s)} was dealt {n_tricks} cards, "
+                                     f"not {len(cards)}", "length")
+                m = 0
+                row = []
+                for k, text in enumerate(cards):
+                    c = parse_card(text, f"{fd}[{s}][{k}]", deck, size)
+                    if seen & BIT[c]:
+                        raise InputError(f"{fd}[{s}][{k}]", f"{card_text(c)} is dealt twice",
+                                         "card-twice")
+                    seen |= BIT[c]
+                    m |= BIT[c]
+                    row.append(card_text(c))
+                deal.append(m)
+                deal_texts.append(row)
+        assert leader is not None
+        rules = play_rules(profile, self.options, contract)
+        outcome = play_out(profile, rules, contract, trump, leader, tricks, deal, f,
+                           self.players)
+        counts: dict[str, list[int]] = {}
+        caps = outcome.captured
+        for element, f_mask in _ELEMENT_MASKS:
+            if contract.values.get(element):
+                counts[element] = [(m & f_mask).bit_count() for m in caps]
+        if contract.values.get("kh"):
+            counts["kh"] = [1 if m & KH_BIT else 0 for m in caps]
+        if contract.values.get("tricks"):
+            counts["tricks"] = outcome.tricks_won
+        if contract.values.get("last_two"):
+            counts["last_two"] = outcome.last_two
+        result.counts = counts
+        scoring = contract.scoring_mask
+        result.captured = [[card_text(c) for c in cards_of(m & scoring)] for m in caps]
+        texts = [[card_text(c) for c in trick] for trick in tricks]
+        result.tricks = texts
+        result.trick_winners = outcome.winners
+        result.trick_leaders = outcome.leaders
+        result.tricks_played = len(tricks)
+        result.ended_early = outcome.ended_early
+        if outcome.ended_early:
+            last = cards_of(_mask(tricks[-1]) & scoring)
+            result.early_end_reason = (
+                f"every scoring card has been taken (the last, "
+                f"{' '.join(c.symbol for c in last)}, at trick {len(tricks)})")
+        result.deal = deal_texts
+        result.violations = outcome.violations
+        return texts, deal_texts
+
+    def _ruling(self, value: object, contract: Contract, fld: str) -> Ruling:
+        data = need_dict(value, fld)
+        check_keys(data, RULING_KEYS, fld + ".")
+        if "kind" not in data:
+            raise InputError(f"{fld}.kind", f"missing: one of {', '.join(RULING_KINDS)}",
+                             "missing-key")
+        kind = data["kind"]
+        if kind not in RULING_KINDS:
+            raise InputError(f"{fld}.kind", f"{kind!r} is not a ruling (one of "
+                             f"{', '.join(RULING_KINDS)})", "ruling")
+        ruling = Ruling(kind=kind)
+        if "seat" in data:
+            if kind != "charge-offender":
+                raise InputError(f"{fld}.seat", "a seat goes only with charge-offender",
+                                 "unexpected-key")
+            ruling.seat = need_seat(data["seat"], f"{fld}.seat")
+        elif kind == "charge-offender":
+            raise InputError(f"{fld}.seat", "missing: the offending seat", "missing-key")
+        if kind == "charge-offender" and not contract.negative:
+            raise RuleError(f"{fld}.kind", "charge-offender is for negative hands only",
+                            "charge-offender")
+        if "points" in data:
+            if kind != "adjusted":
+                raise InputError(f"{fld}.points", "points go only with an adjusted ruling",
+                                 "unexpected-key")
+            items = need_list(data["points"], f"{fld}.points", "a list of four points")
+            if len(items) != 4:
+                raise InputError(f"{fld}.points", f"has one number per seat: 4, not "
+                                 f"{len(items)}", "length")
+            pts = []
+            for k, x in enumerate(items):
+                if type(x) is not int:
+                    raise InputError(f"{fld}.points[{k}]", f"must be a whole number, not "
+                                     f"{type_name(x)}", "type")
+                pts.append(x)
+            if sum(pts) != contract.total:
+                raise SumError(f"{fld}.points", f"the points add up to {sum(pts)}; this hand's "
+                               f"total is {contract.total}", "sum")
+            ruling.points = pts
+        elif kind == "adjusted":
+            raise InputError(f"{fld}.points", "missing: the four adjusted points",
+                             "missing-key")
+        if "reason" in data:
+            ruling.reason = need_str(data["reason"], f"{fld}.reason", nonempty=kind == "adjusted")
+        elif kind == "adjusted":
+            raise InputError(f"{fld}.reason", "missing: an adjusted ruling needs a reason",
+                             "missing-key")
+        if "by" in data:
+            ruling.by = need_str(data["by"], f"{fld}.by")
+        if "at" in data:
+            at = need_str(data["at"], f"{fld}.at")
+            try:
+                datetime.datetime.fromisoformat(at)
+            except ValueError:
+                raise InputError(f"{fld}.at", f"{at!r} is not an ISO-8601 date and time",
+                                 "type") from None
+            ruling.at = at
+        return ruling
+
+    # --- the game ------------------------------------------------------------------------
+    def next_hand(self) -> NextHand | None:
+        if self.complete:
+            return None
+        slot = self.slot()
+        return NextHand(slot.number, slot.contract, slot.dealer, slot.owner, slot.chooser,
+                        slot.leader, slot.fiesta)
+
+    def result(self, record: Record) -> GameResult:
+        totals = list(self.totals)
+        total = sum(totals)
+        complete = self.complete
+        winners: list[int] = []
+        if complete:
+            top = max(totals)
+            winners = [s for s in range(4) if totals[s] == top]
+        return GameResult(record, self.profile, self.options, self.hands, totals, total,
+                          self.expected_sum, total == self.expected_sum, complete, winners,
+                          self.next_hand(), self.number - 1)
+
+
+def _mask(cards: list[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= BIT[c]
+    return m
+
+
+def _full_counts(profile: Profile) -> dict[str, int]:
+    return {"tricks": profile.n_tricks, "hearts": (HEARTS_MASK & profile.deck).bit_count(),
+            "kings": 4, "queens": 4, "jacks": 4}
+
+
+def _full_sentence(element: str, n: int, profile: Profile) -> str:
+    if element in ("tricks", "hearts"):
+        return f"a {profile.deck_size}-card hand has {n}"
+    return f"there are {n}"
+
+
+def _counts_of(entered: dict[str, Any], contract: Contract) -> dict[str, list[int]]:
+    """Entered counts as per-seat lists (kh and last_two name seats in the record)."""
+    out: dict[str, list[int]] = {}
+    for element, v in entered.items():
+        if element == "kh":
+            out[element] = [1 if s == v else 0 for s in range(4)]
+        elif element == "last_two":
+            out[element] = [v.count(s) for s in range(4)]
+        else:
+            out[element] = list(v)
+    return out
+
+
+def _points(contract: Contract, counts: dict[str, list[int]]) -> list[int]:
+    points = [contract.base] * 4
+    for element, value in contract.values.items():
+        if value:
+            per_seat = counts[element]
+            for s in range(4):
+                points[s] += value * per_seat[s]
+    return points
+
+
+# --- the public entry points -------------------------------------------------------------
+
+def load(data: object) -> GameResult:
+    """Reads, checks and replays a record; the first defect raises RecordError."""
+    profile, options, players, first, canonical = _header(data)
+    assert isinstance(data, dict)
+    builder = GameBuilder(profile, options, players, first)
+    hands_out = canonical["hands"]
+    for i, raw in enumerate(data["hands"]):
+        _result, hand = builder.add(raw, i)
+        hands_out.append(hand)
+    record = Record(profile, options, players, first, canonical)
+    result = builder.result(record)
+    record.result = result
+    return result
+
+
+def parse_record(data: object) -> Record:
+    return load(data).record
+
+
+def normalize_record(data: object) -> dict[str, Any]:
+    return load(data).record.to_json()
+
+
+def replay(record: Record) -> GameResult:
+    if record.result is not None:
+        return record.result
+    return load(record.data)
+
+
+def builder_for(record: Record) -> GameBuilder:
+    """A builder positioned after the record's hands (for what may come next)."""
+    builder = GameBuilder(record.profile, record.options, record.players, record.first_seat)
+    for i, raw in enumerate(record.data["hands"]):
+        builder.add(raw, i)
+    return builder
+
+
+__all__ = ["GameResult", "HandResult", "NextHand", "Record", "RecordError", "Ruling", "load",
+           "normalize_record", "parse_record", "replay", "builder_for"]

@@ -1,0 +1,334 @@
+"""Trick play and the referee (RULES.md §0, §1 and §3).
+
+Which rule applies where is decided in one place, :func:`play_rules`; how a single play
+is judged in another, :func:`judge_play`, which reads as the ordered chain of §4 ("one rule
+per play"). Every rule is of the same shape: *the player held a card of a required set R
+and played a card outside it*. So a play breaks a rule exactly when ``holding & R`` is not
+empty, and those held cards are the evidence. That shape is monotone in the holding,
+which is why refereeing without the deal is the same computation on the holding the
+later plays prove (RULES.md §3): whatever it finds is proven, and it never guesses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.rules.cards import (ABOVE, BELOW, BIT, HEARTS, HEARTS_MASK, JACKS_MASK, KH, KH_BIT,
+                             KINGS_MASK, QUEENS_MASK, SUIT_MASK, SUIT_OF, SUIT_SYMBOLS, Card,
+                             cards_of)
+from app.rules.errors import InputError
+from app.rules.profiles import Contract, Options, Profile
+
+#: Every rule id of RULES.md §3, in the order of §4.
+RULE_IDS = ("follow-suit", "hearts-lead", "hearts-first-trick", "kh-lead", "kh-discard",
+            "kh-first-trick", "must-trump", "must-overtrump", "must-head-trump",
+            "penalty-discard", "penalty-drop", "must-overtake", "trump-lead")
+
+TRUMP_NONE, TRUMP_FIESTA, TRUMP_KOZ = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRules:
+    """The rules in force in one hand (profile + options + contract)."""
+
+    hearts_lead: bool = False        # hearts-lead
+    hearts_breakable: bool = False   # ... lifted once a heart has been played (rifki)
+    kh_lead: bool = False            # kh-lead (subastas no-kh)
+    trump_lead: bool = False         # trump-lead (rifki koz, trump_lead_ban on)
+    kh_discard_from: int = 0         # kh-discard from this trick on (0: off)
+    kh_first_trick: bool = False     # kh-first-trick (fiestas no-kh)
+    hearts_first_trick: bool = False  # hearts-first-trick (fiestas no-hearts)
+    trump_mode: int = TRUMP_NONE     # must-trump / must-overtrump / must-head-trump
+    penalty_mask: int = 0            # penalty-discard (and penalty-drop) cards (rifki)
+    penalty_heart: bool = False      # rifki_void "heart": a K♥ holder may discard any heart
+    penalty_drop: bool = False       # penalty-drop (Erkek, Kız, Rıfkı)
+    must_overtake: bool = False      # must-overtake (rifki option)
+
+
+_RIFKI_PENALTY_CARDS = {"kupa-almaz": HEARTS_MASK, "erkek-almaz": KINGS_MASK | JACKS_MASK,
+                        "kiz-almaz": QUEENS_MASK, "rifki": KH_BIT}
+_RU32_HEARTS_LEAD = {"no-hearts", "no-king", "eralash", "plus-hearts", "plus-king",
+                     "plus-eralash"}
+_RU32_KH_DISCARD = {"no-king", "eralash", "plus-king", "plus-eralash"}
+
+_RULES_CACHE: dict[tuple[str, Options, str], PlayRules] = {}
+
+
+def play_rules(profile: Profile, options: Options, contract: Contract) -> PlayRules:
+    """Which rules of §1 apply to this contract under these options: the one table."""
+    key = (profile.id, options, contract.id)
+    cached = _RULES_CACHE.get(key)
+    if cached is not None:
+        return cached
+    cid = contract.id
+    rules = PlayRules()
+    if profile.id == "ru32":
+        rules = PlayRules(
+            hearts_lead=cid in _RU32_HEARTS_LEAD,
+            kh_discard_from=1 if cid in _RU32_KH_DISCARD and options.keep_kh == "off" else 0)
+    elif profile.id == "fiestas":
+        rules = PlayRules(
+            hearts_lead=cid in ("no-hearts", "no-kh"),
+            hearts_first_trick=cid == "no-hearts",
+            kh_discard_from=2 if cid == "no-kh" else 0,
+            kh_first_trick=cid == "no-kh",
+            trump_mode=TRUMP_FIESTA if cid == "trump" else TRUMP_NONE)
+    elif profile.id == "subastas":
+        rules = PlayRules(
+            hearts_lead=cid == "no-hearts",
+            kh_lead=cid == "no-kh",
+            trump_mode=TRUMP_FIESTA if cid == "trump" else TRUMP_NONE)
+    elif profile.id == "rifki":
+        penalties = options.hearts_lead_ban == "all-penalties" and cid != "koz"
+        overtake = options.must_overtake == "all" or (
+            options.must_overtake == "koz" and cid == "koz")
+        rules = PlayRules(
+            hearts_lead=cid in ("kupa-almaz", "rifki") or penalties,
+            hearts_breakable=True,
+            trump_lead=cid == "koz" and options.trump_lead_ban == "on",
+            trump_mode=TRUMP_KOZ if cid == "koz" else TRUMP_NONE,
+            penalty_mask=_RIFKI_PENALTY_CARDS.get(cid, 0),
+            penalty_heart=cid == "rifki" and options.rifki_void == "heart",
+            penalty_drop=cid in ("erkek-almaz", "kiz-almaz", "rifki"),
+            must_overtake=overtake)
+    _RULES_CACHE[key] = rules
+    return rules
+
+
+def judge_play(r: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+               holding: int, broken: int) -> tuple[str, int] | None:
+    """The rule a play breaks and the held cards that prove it, or None.
+
+    ``trick`` holds the cards already played to this trick (leader first), ``holding`` the
+    player's cards before this play (the card included), ``broken`` the cards played in
+    earlier tricks of the hand, ``trump`` the trump suit or -1.
+    """
+    cs = SUIT_OF[card]
+    if not trick:                                       # leading
+        if r.hearts_lead and cs == HEARTS and not (r.hearts_breakable and broken & HEARTS_MASK):
+            other = holding & ~HEARTS_MASK
+            if other:
+                return "hearts-lead", other
+        if r.kh_lead and card == KH:
+            other = holding & ~KH_BIT
+            if other:
+                return "kh-lead", other
+        if r.trump_lead and cs == trump and not broken & SUIT_MASK[trump]:
+            other = holding & ~SUIT_MASK[trump]
+            if other:
+                return "trump-lead", other
+        return None
+    led_suit = SUIT_OF[trick[0]]
+    same = holding & SUIT_MASK[led_suit]
+    cbit = BIT[card]
+    if same:                                            # able to follow
+        if cs != led_suit:
+            return "follow-suit", same
+        if r.trump_mode == TRUMP_FIESTA and led_suit == trump:
+            above = same & ABOVE[max(trick)]
+            if above and not cbit & above:
+                return "must-head-trump", above
+            return None
+        if r.penalty_drop or r.must_overtake:
+            top = max(c for c in trick if SUIT_OF[c] == led_suit)
+            if r.penalty_drop:
+                below = same & r.penalty_mask & BELOW[top]
+                if below:
+                    return None if cbit & below else ("penalty-drop", below)
+            if r.must_overtake and not (trump >= 0 and led_suit != trump
+                                        and any(SUIT_OF[c] == trump for c in trick)):
+                above = same & ABOVE[top]
+                if above and not cbit & above:
+                    return "must-overtake", above
+        return None
+    # void in the led suit
+    if r.kh_discard_from and trick_no >= r.kh_discard_from and holding & KH_BIT and card != KH:
+        return "kh-discard", KH_BIT
+    if r.kh_first_trick and trick_no == 1 and card == KH:
+        other = holding & ~KH_BIT
+        if other:
+            return "kh-first-trick", other
+    if r.hearts_first_trick and trick_no == 1 and cs == HEARTS:
+        other = holding & ~HEARTS_MASK
+        if other:
+            return "hearts-first-trick", other
+    if r.trump_mode:
+        trumps = holding & SUIT_MASK[trump]
+        if trumps:
+            on_table = [c for c in trick if SUIT_OF[c] == trump]
+            if r.trump_mode == TRUMP_FIESTA and on_table:
+                above = trumps & ABOVE[max(on_table)]
+                if above and not cbit & above:
+                    return "must-overtrump", above
+            elif cs != trump:
+                return "must-trump", trumps
+    if r.penalty_mask:
+        if r.penalty_heart:
+            if holding & KH_BIT and cs != HEARTS:
+                return "penalty-discard", holding & HEARTS_MASK
+        else:
+            penalty = holding & r.penalty_mask
+            if penalty and not cbit & penalty:
+                return "penalty-discard", penalty
+    return None
+
+
+def trick_winner(trick: list[int], trump: int) -> int:
+    """The position (0-3) of the card that wins the trick."""
+    best = trick[0]
+    pos = 0
+    for i in (1, 2, 3):
+        c = trick[i]
+        if SUIT_OF[c] == SUIT_OF[best]:
+            if c > best:
+                best, pos = c, i
+        elif SUIT_OF[c] == trump:
+            best, pos = c, i
+    return pos
+
+
+@dataclass(slots=True)
+class Violation:
+    trick: int          # 1-based
+    seat: int
+    card: str
+    rule: str
+    message: str
+    evidence: list[str]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"trick": self.trick, "seat": self.seat, "card": self.card, "rule": self.rule,
+                "message": self.message, "evidence": list(self.evidence)}
+
+
+_RULE_SENTENCES = {
+    "follow-suit": "did not follow suit",
+    "hearts-lead": "led a heart while holding other suits",
+    "hearts-first-trick": "discarded a heart in the first trick while holding other suits",
+    "kh-lead": "led the K♥ while holding other cards",
+    "kh-discard": "did not discard the K♥ when void in the led suit",
+    "kh-first-trick": "played the K♥ in the first trick without following hearts",
+    "must-trump": "did not trump when void in the led suit",
+    "must-overtrump": "did not overtrump when able",
+    "must-head-trump": "did not play a higher trump on a trump lead when able",
+    "penalty-discard": "did not discard a penalty card when void in the led suit",
+    "penalty-drop": "did not drop a penalty card under a higher card of its suit",
+    "must-overtake": "did not play a card that wins the trick when able",
+    "trump-lead": "led a trump before trumps were broken while holding other suits",
+}
+
+
+def rule_sentence(rule: str) -> str:
+    return _RULE_SENTENCES[rule]
+
+
+def evidence_texts(mask: int, played_at: dict[int, int]) -> list[str]:
+    """``CARD@TRICK`` for proving cards the seat played later, ``CARD@deal`` for the rest."""
+    out = []
+    for card in cards_of(mask):
+        trick = played_at.get(card)
+        out.append(f"{card}@{trick}" if trick is not None else f"{card}@deal")
+    return out
+
+
+def describe(rule: str, seat_name: str, card: int, trick_no: int, evidence: list[str]) -> str:
+    proof = ", ".join(e.replace("@deal", " in the deal").replace("@", " played at trick ")
+                      for e in evidence)
+    return (f"{seat_name} {rule_sentence(rule)} at trick {trick_no}: played "
+            f"{Card(card).symbol}, holding {proof}")
+
+
+@dataclass(slots=True)
+class PlayOutcome:
+    winners: list[int]
+    leaders: list[int]
+    captured: list[int]          # per seat: the cards of the tricks won (bit sets)
+    tricks_won: list[int]
+    last_two: list[int]          # per seat: how many of the two final tricks
+    ended_early: bool
+    violations: list[Violation] = field(default_factory=list)
+
+
+def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int, leader: int,
+             tricks: list[list[int]], deal: list[int] | None, fld: str,
+             names: list[str] | None = None) -> PlayOutcome:
+    """Plays a hand from its tricks: winners, captures, early end, every violation.
+
+    Input errors (a card played twice, a card not dealt to its player, a trick after the
+    end, too few tricks) raise :class:`InputError` naming ``fld`` and the position.
+    """
+    n_tricks = profile.n_tricks
+    scoring = contract.scoring_mask
+    early = contract.ends_early
+    winners: list[int] = []
+    leaders: list[int] = []
+    captured = [0, 0, 0, 0]
+    tricks_won = [0, 0, 0, 0]
+    last_two = [0, 0, 0, 0]
+    seen = [0, 0, 0, 0]              # cards each seat played
+    played_at: list[dict[int, int]] = [{}, {}, {}, {}]
+    played = 0
+    taken = 0
+    over = False
+    seat = leader
+    last_start = n_tricks - 2
+    for t, trick in enumerate(tricks):
+        if over or t >= n_tricks:
+            why = "the hand ended early" if over and t < n_tricks else "the hand has no more tricks"
+            raise InputError(f"{fld}[{t}]", f"trick {t + 1} comes after the end of the hand "
+                             f"({why})", "hand-over")
+        leaders.append(seat)
+        mask = 0
+        for pos in range(4):
+            c = trick[pos]
+            b = BIT[c]
+            s = (seat + pos) & 3
+            if played & b:
+                raise InputError(f"{fld}[{t}][{pos}]", f"{Card(c)} is played twice", "card-twice")
+            if deal is not None and not deal[s] & b:
+                raise InputError(f"{fld}[{t}][{pos}]",
+                                 f"{Card(c)} is not in the hand dealt to seat {s}"
+                                 + (f" ({names[s]})" if names else ""), "card-not-held")
+            played |= b
+            mask |= b
+            seen[s] |= b
+            played_at[s][c] = t + 1
+        w = (seat + trick_winner(trick, trump)) & 3
+        winners.append(w)
+        captured[w] |= mask
+        tricks_won[w] += 1
+        if t >= last_start:
+            last_two[w] += 1
+        taken |= mask
+        if early and taken & scoring == scoring:
+            over = True
+        seat = w
+    if len(tricks) < n_tricks and not over:
+        raise InputError(fld, f"{len(tricks)} tricks entered; the hand is not over until "
+                         f"trick {n_tricks}" + (" or the last scoring card" if early else ""),
+                         "hand-unfinished")
+    outcome = PlayOutcome(winners, leaders, captured, tricks_won, last_two,
+                          over and len(tricks) < n_tricks)
+    # The referee: the deal, or the cards each seat is proven to hold (RULES.md §3).
+    holding = list(deal) if deal is not None else seen
+    broken = 0
+    for t, trick in enumerate(tricks):
+        lead = leaders[t]
+        for pos in range(4):
+            c = trick[pos]
+            s = (lead + pos) & 3
+            h = holding[s]
+            found = judge_play(rules, trump, t + 1, trick[:pos], c, h, broken)
+            if found is not None:
+                rule, proof = found
+                evidence = evidence_texts(proof & h, played_at[s])
+                name = names[s] if names else f"seat {s}"
+                outcome.violations.append(Violation(t + 1, s, str(Card(c)), rule,
+                                                    describe(rule, name, c, t + 1, evidence),
+                                                    evidence))
+            holding[s] = h & ~BIT[c]
+        broken |= BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
+    return outcome
+
+
+def suit_symbol(suit: int) -> str:
+    return SUIT_SYMBOLS[suit]

@@ -1,0 +1,128 @@
+"""Random legal games, for property tests, benchmarks and demonstrations.
+
+Everything here plays by the engine's own rules (:func:`legal_cards`), from a
+``random.Random`` the caller seeds, so a failing case can be replayed from its seed.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.rules.auction import Auction
+from app.rules.cards import BIT, SUIT_OF, cards_of, iter_bits
+from app.rules.game import GameBuilder
+from app.rules.play import PlayRules, judge_play, play_rules, trick_winner
+from app.rules.profiles import PROFILES, Contract, Profile
+from app.rules.record import FORMAT, card_text
+
+
+def legal_cards(rules: PlayRules, trump: int, trick_no: int, trick: list[int], holding: int,
+                broken: int) -> list[int]:
+    """The cards of ``holding`` that break no rule if played now."""
+    return [c for c in iter_bits(holding)
+            if judge_play(rules, trump, trick_no, trick, c, holding, broken) is None]
+
+
+def random_deal(profile: Profile, rng: random.Random) -> list[int]:
+    cards = list(iter_bits(profile.deck))
+    rng.shuffle(cards)
+    n = profile.n_tricks
+    return [sum(BIT[c] for c in cards[s * n:(s + 1) * n]) for s in range(4)]
+
+
+def random_play(profile: Profile, rules: PlayRules, contract: Contract, trump: int, leader: int,
+                deal: list[int], rng: random.Random) -> list[list[int]]:
+    """Random legal tricks from a deal, stopping at the early end."""
+    holding = list(deal)
+    tricks: list[list[int]] = []
+    broken = 0
+    taken = 0
+    seat = leader
+    for t in range(profile.n_tricks):
+        trick: list[int] = []
+        for pos in range(4):
+            s = (seat + pos) & 3
+            options = legal_cards(rules, trump, t + 1, trick, holding[s], broken)
+            card = rng.choice(options)
+            trick.append(card)
+            holding[s] &= ~BIT[card]
+        tricks.append(trick)
+        mask = sum(BIT[c] for c in trick)
+        broken |= mask
+        taken |= mask
+        seat = (seat + trick_winner(trick, trump)) & 3
+        if contract.ends_early and taken & contract.scoring_mask == contract.scoring_mask:
+            break
+    return tricks
+
+
+def _random_auction(profile: Profile, owner: int, rng: random.Random) -> list[str]:
+    auction = Auction(profile.id, owner)
+    while not auction.finished:
+        calls = auction.legal_calls()
+        passing = [c for c in calls if c.endswith(":pass") or c.endswith("withdraw")]
+        if passing and rng.random() < 0.55:
+            auction.call(rng.choice(passing))
+        else:
+            # favour low bids so auctions stay realistic
+            auction.call(calls[min(len(calls) - 1, int(rng.expovariate(0.8)))])
+    return auction.calls
+
+
+def random_game(profile_id: str, rng: random.Random, options: dict[str, str] | None = None,
+                with_deal: bool = True, hands: int | None = None) -> dict[str, Any]:
+    """A whole legal game record, every hand entered as tricks (with the deal)."""
+    profile = PROFILES[profile_id]
+    opts = profile.parse_options(options or {})
+    players = ["Ana", "Beto", "Carla", "Dani"]
+    first = rng.randrange(4)
+    record: dict[str, Any] = {"format": FORMAT, "profile": profile_id,
+                              "options": dict(options or {}), "players": players,
+                              profile.seat_key: first, "hands": []}
+    builder = GameBuilder(profile, opts, players, first)
+    n = profile.n_hands if hands is None else hands
+    for i in range(n):
+        slot = builder.slot()
+        hand: dict[str, Any] = {}
+        leaders: tuple[int, ...]
+        if slot.fiesta:
+            assert slot.owner is not None
+            calls = _random_auction(profile, slot.owner, rng)
+            a = Auction(profile_id, slot.owner)
+            for c in calls:
+                a.call(c)
+            out = a.outcome
+            cid = rng.choice(out.contracts)
+            leaders = out.leaders if cid != "nulos" or out.sale else out.leaders[:1]
+            if calls:
+                hand["auction"] = calls
+        elif slot.contract is not None:
+            cid = slot.contract
+            leaders = (slot.leader,) if slot.leader is not None else ()
+        else:
+            allowed = [c for c in profile.contracts if builder.choice_problem(c, slot) is None]
+            cid = rng.choice(allowed)
+            leaders = (slot.leader,) if slot.leader is not None else ()
+        contract = profile.contracts[cid]
+        hand["contract"] = cid
+        trump = -1
+        if contract.trump_game:
+            trump = rng.randrange(4)
+            hand["trump"] = "SHDC"[trump]
+        if contract.played:
+            leader = rng.choice(leaders)
+            if len(leaders) > 1:
+                hand["leader"] = leader
+            deal = random_deal(profile, rng)
+            rules = play_rules(profile, opts, contract)
+            tricks = random_play(profile, rules, contract, trump, leader, deal, rng)
+            hand["tricks"] = [[card_text(c) for c in t] for t in tricks]
+            if with_deal:
+                hand["deal"] = [[card_text(c) for c in cards_of(m)] for m in deal]
+        builder.add(hand, i)
+        record["hands"].append(hand)
+    return record
+
+
+def suit_of(card: int) -> int:
+    return SUIT_OF[card]
