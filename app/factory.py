@@ -1,19 +1,38 @@
-"""Placeholder factory until the score sheet app lands (issue 3)."""
+"""Builds the Flask app (called lazily by app.create_app so the CLI never imports Flask)."""
 from __future__ import annotations
 
 from typing import Any
 
 from flask import Flask
 
+from app import db, errors
+from app.config import load_config
+from app.i18n import init_babel
+from app.web.filters import init_filters
+
 
 def build_app(test_config: dict[str, Any] | None = None) -> Flask:
-    app = Flask(__name__, instance_relative_config=True,
+    app = Flask("app", instance_relative_config=True,
                 template_folder="../templates", static_folder="../static")
-    if test_config:
-        app.config.update(test_config)
+    load_config(app.config, app.instance_path, test_config)
 
-    @app.get("/")
-    def index() -> str:
-        return "kingsheet"
+    from flask_wtf.csrf import CSRFProtect
 
+    csrf = CSRFProtect(app)
+    init_babel(app)
+    init_filters(app)
+    db.init_app(app)
+    errors.init_app(app)
+
+    from app.web import games, hands, players, prefs
+
+    app.register_blueprint(games.bp)
+    app.register_blueprint(hands.bp)
+    app.register_blueprint(players.bp)
+    app.register_blueprint(prefs.bp)
+
+    from app.api import v1
+
+    csrf.exempt(v1.bp)  # JSON only, no cookie-authenticated state changes
+    app.register_blueprint(v1.bp)
     return app

@@ -1,0 +1,1 @@
+"""JSON API, /api/v1."""

@@ -1,0 +1,97 @@
+"""SQLAlchemy wiring: one engine per app, one session per request, migrations on start."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app, g
+from sqlalchemy import Engine, MetaData, create_engine, event
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Database:
+    """The engine and session factory of one app."""
+
+    def __init__(self, url: str) -> None:
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def alembic_config(url: str) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def upgrade(db: Database) -> None:
+    """`alembic upgrade head` on the app's database."""
+    from alembic import command
+
+    cfg = alembic_config(str(db.engine.url.render_as_string(hide_password=False)))
+    with db.engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")
+
+
+def init_app(app: Flask) -> None:
+    url = app.config["DATABASE_URL"]
+    if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
+        Path(url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+    db = Database(url)
+    app.extensions["kingsheet_db"] = db
+    if app.config.get("AUTO_MIGRATE", True):
+        upgrade(db)
+    app.teardown_appcontext(_close_session)
+
+
+def get_db(app: Flask | None = None) -> Database:
+    return (app or current_app).extensions["kingsheet_db"]  # type: ignore[no-any-return]
+
+
+def get_session() -> Session:
+    """The request's session (opened on first use, closed at teardown)."""
+    if "db_session" not in g:
+        g.db_session = get_db().sessionmaker()
+    return g.db_session  # type: ignore[no-any-return]
+
+
+def _close_session(_exc: BaseException | None) -> None:
+    session = g.pop("db_session", None)
+    if session is not None:
+        session.close()
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)

@@ -1,0 +1,72 @@
+"""How errors become responses.
+
+- Engine errors (`RecordError`) for user input: 422 with the field and message.
+- A stale version (two scorers saving at once): 409 with a clear message.
+- Other HTTP errors: HTML page or JSON `{"error": {"code", "message", "field"}}`,
+  whichever the client asked for. The 500 handler rolls the session back.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, g, jsonify, render_template, request
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from app.rules import RecordError
+from app.services.errors import ConflictError, InputError
+
+
+def wants_json() -> bool:
+    if request.path.startswith("/api/") or request.path.endswith(".json"):
+        return True
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "application/json" and (
+        request.accept_mimetypes[best] > request.accept_mimetypes["text/html"])
+
+
+def error_response(status: int, code: str, message: str, field: str | None = None) -> Any:
+    if wants_json():
+        return jsonify({"error": {"code": code, "message": message, "field": field}}), status
+    return render_template("errors/error.html", status=status, code=code, message=message,
+                           field=field), status
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(e: CSRFError) -> Any:
+        return error_response(400, "csrf", _("The form has expired or was not sent from this "
+                                             "site. Go back, reload the page and try again."))
+
+    @app.errorhandler(RecordError)
+    def record_error(e: RecordError) -> Any:
+        return error_response(422, getattr(e, "code", "record"), str(e), getattr(e, "field", None))
+
+    @app.errorhandler(InputError)
+    def input_error(e: InputError) -> Any:
+        return error_response(400, "input", e.message, e.field)
+
+    @app.errorhandler(ConflictError)
+    def conflict_error(e: ConflictError) -> Any:
+        return error_response(409, "conflict", str(e))
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException) -> Any:
+        messages = {
+            404: _("There is nothing at this address."),
+            405: _("This address does not accept that kind of request."),
+            413: _("The file is too large."),
+            400: _("The request could not be understood."),
+        }
+        code = e.code or 500
+        return error_response(code, (e.name or "error").lower().replace(" ", "-"),
+                              messages.get(code, e.description or e.name or ""))
+
+    @app.errorhandler(500)
+    def server_error(e: Exception) -> Any:
+        session = g.pop("db_session", None)
+        if session is not None:
+            session.rollback()
+            session.close()
+        return error_response(500, "server-error", _("Something went wrong on our side."))

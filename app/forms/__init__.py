@@ -1,0 +1,1 @@
+"""WTForms classes: shape only (types, ranges, choices). Legality comes from the engine."""

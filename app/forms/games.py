@@ -1,0 +1,66 @@
+"""The new-game and import forms (shape only; the engine checks the record)."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import Field, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import DataRequired, InputRequired, Length, Optional, ValidationError
+
+from app.rules import PROFILES
+
+SEAT_FIELDS = ("player_0", "player_1", "player_2", "player_3")
+
+
+def option_field_name(name: str) -> str:
+    return f"opt_{name}"
+
+
+class _NewGameBase(FlaskForm):
+    profile = RadioField(_l("Game"), choices=[(p, p) for p in PROFILES], default="fiestas",
+                         validators=[DataRequired()])
+    player_0 = StringField(_l("Seat 1"), validators=[DataRequired(), Length(max=60)])
+    player_1 = StringField(_l("Seat 2"), validators=[DataRequired(), Length(max=60)])
+    player_2 = StringField(_l("Seat 3"), validators=[DataRequired(), Length(max=60)])
+    player_3 = StringField(_l("Seat 4"), validators=[DataRequired(), Length(max=60)])
+    first_seat = SelectField(_l("First dealer"), default="draw",
+                             choices=[("draw", "draw"), ("0", "0"), ("1", "1"), ("2", "2"), ("3", "3")])
+    scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
+
+    def validate_player_3(self, field: Field) -> None:
+        names = [(getattr(self, f).data or "").strip().casefold() for f in SEAT_FIELDS]
+        if all(names) and len(set(names)) < 4:
+            raise ValidationError(_l("Each seat needs a different player."))
+
+    def players(self) -> list[str]:
+        return [" ".join((getattr(self, f).data or "").split()) for f in SEAT_FIELDS]
+
+    def options_for(self, profile_id: str) -> dict[str, str]:
+        profile = PROFILES[profile_id]
+        return {spec.name: getattr(self, option_field_name(spec.name)).data for spec in profile.options}
+
+
+def _build_new_game_form() -> type[_NewGameBase]:
+    attrs: dict[str, Any] = {}
+    for profile in PROFILES.values():
+        for spec in profile.options:
+            attrs[option_field_name(spec.name)] = SelectField(
+                spec.name, choices=[(v, v) for v in spec.values], default=spec.values[0])
+    return type("NewGameForm", (_NewGameBase,), attrs)
+
+
+NewGameForm = _build_new_game_form()
+
+
+class ImportForm(FlaskForm):
+    record = FileField(_l("Record file (JSON)"), validators=[FileRequired()])
+    scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
+
+
+class VersionedForm(FlaskForm):
+    """A form that changes a game carries the version it was loaded at."""
+
+    version = IntegerField(validators=[InputRequired()])
+    scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])

@@ -1,0 +1,102 @@
+"""Hand entry forms. Shape only: numbers in range, seats 0-3, suits, known modes.
+
+Which fields exist depends on the contract (the engine's EntrySpec says what it scores);
+whether the numbers add up, the calls are legal or a choice is allowed is the engine's.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import Form, IntegerField, SelectField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from app.services.entry import EntrySpec
+
+SEAT_CHOICES = [("", "—"), ("0", "0"), ("1", "1"), ("2", "2"), ("3", "3")]
+RULING_KINDS = ("as-played", "replay", "charge-offender", "adjusted")
+
+
+def _seat(value: Any) -> int | None:
+    if value in (None, ""):
+        return None
+    return int(value)
+
+
+class SetupForm(Form):
+    """The hand's setup, carried in the query string between steps and in hidden fields."""
+
+    contract = StringField(validators=[Optional(), Length(max=24)])
+    trump = SelectField(choices=[("", "—"), ("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")],
+                        validators=[Optional()], default="")
+    leader = SelectField(choices=SEAT_CHOICES, validators=[Optional()], default="")
+    auction = StringField(validators=[Optional(), Length(max=600)])
+    mode = SelectField(choices=[("counts", "counts"), ("captures", "captures")], default="counts")
+
+    @property
+    def leader_seat(self) -> int | None:
+        return _seat(self.leader.data)
+
+
+class _HandFormBase(FlaskForm):
+    version = IntegerField(validators=[InputRequired()])
+    scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
+    ruling_kind = SelectField(_l("Ruling"), choices=[(k, k) for k in RULING_KINDS], default="as-played")
+    ruling_seat = SelectField(_l("Offending player"), choices=SEAT_CHOICES, default="",
+                              validators=[Optional()])
+    ruling_points_0 = IntegerField(validators=[Optional()])
+    ruling_points_1 = IntegerField(validators=[Optional()])
+    ruling_points_2 = IntegerField(validators=[Optional()])
+    ruling_points_3 = IntegerField(validators=[Optional()])
+    ruling_reason = StringField(_l("Reason"), validators=[Optional(), Length(max=300)])
+
+    spec: EntrySpec
+    mode: str
+
+    def entry_data(self) -> dict[str, Any]:
+        """Field name -> value (seats as int), for app.services.entry.build_hand."""
+        out: dict[str, Any] = {}
+        for f in self:
+            if f.name.startswith(("card_", "kh", "last_two_")):
+                out[f.name] = _seat(f.data)
+            elif f.name.split("_")[0] in ("tricks", "hearts", "kings", "queens", "jacks"):
+                out[f.name] = f.data
+        return out
+
+    def ruling(self, who: str, at: str) -> dict[str, Any] | None:
+        kind = self.ruling_kind.data
+        if kind == "as-played" or not kind:
+            return None
+        ruling: dict[str, Any] = {"kind": kind}
+        if kind == "charge-offender":
+            ruling["seat"] = _seat(self.ruling_seat.data)
+        if kind == "adjusted":
+            ruling["points"] = [getattr(self, f"ruling_points_{s}").data for s in range(4)]
+        if self.ruling_reason.data:
+            ruling["reason"] = self.ruling_reason.data.strip()
+        ruling["by"] = who
+        ruling["at"] = at
+        return ruling
+
+
+def hand_form_class(spec: EntrySpec, mode: str) -> type[_HandFormBase]:
+    attrs: dict[str, Any] = {}
+    rows = spec.capture_counts if mode == "captures" and spec.has_cards else spec.counts
+    required = _l("Enter a number for each player.")
+    for el in rows:
+        for s in range(4):
+            attrs[f"{el}_{s}"] = IntegerField(
+                validators=[InputRequired(message=required), NumberRange(0, spec.full[el])])
+    if mode == "captures" and spec.has_cards:
+        for card in spec.cards:
+            attrs[f"card_{card}"] = SelectField(choices=SEAT_CHOICES, default="", validators=[Optional()])
+    elif spec.kh:
+        attrs["kh"] = SelectField(choices=SEAT_CHOICES, default="", validators=[Optional()])
+    if spec.last_two:
+        attrs["last_two_0"] = SelectField(choices=SEAT_CHOICES, default="", validators=[Optional()])
+        attrs["last_two_1"] = SelectField(choices=SEAT_CHOICES, default="", validators=[Optional()])
+    cls = type("HandForm", (_HandFormBase,), attrs)
+    cls.spec = spec
+    cls.mode = mode
+    return cls

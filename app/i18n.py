@@ -1,0 +1,49 @@
+"""Spanish first, English second (Flask-Babel).
+
+The locale comes from the language the visitor picked (kept in the session), else from
+the browser's Accept-Language, else Spanish. Message catalogs live in translations/ as
+.po files; a missing or stale .mo is compiled here, so a fresh clone needs no extra step.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask, current_app, request, session
+
+TRANSLATIONS_DIR = Path(__file__).resolve().parent.parent / "translations"
+
+
+def select_locale() -> str:
+    languages = current_app.config["LANGUAGES"]
+    chosen = session.get("lang")
+    if chosen in languages:
+        return str(chosen)
+    return request.accept_languages.best_match(languages) or current_app.config["BABEL_DEFAULT_LOCALE"]
+
+
+def compile_catalogs(directory: Path = TRANSLATIONS_DIR) -> None:
+    """Compile every messages.po whose .mo is missing or older."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po_path in directory.glob("*/LC_MESSAGES/*.po"):
+        mo_path = po_path.with_suffix(".mo")
+        if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
+            continue
+        with po_path.open("rb") as f:
+            catalog = read_po(f, locale=po_path.parent.parent.name)
+        tmp = mo_path.with_suffix(".mo.tmp")
+        with tmp.open("wb") as f:
+            write_mo(f, catalog)
+        tmp.replace(mo_path)
+
+
+def init_babel(app: Flask) -> None:
+    from flask_babel import Babel
+
+    try:
+        compile_catalogs()
+    except OSError:
+        app.logger.warning("could not compile translations in %s", TRANSLATIONS_DIR)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS_DIR))
+    Babel(app, locale_selector=select_locale)

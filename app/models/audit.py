@@ -1,0 +1,39 @@
+"""The audit log: every change to a game, with before/after, when and who."""
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import JSON, DateTime, Enum, ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.db import Base, utcnow
+
+if TYPE_CHECKING:
+    from app.models.game import Game
+
+
+class AuditAction(enum.Enum):
+    CREATE = "create"
+    IMPORT = "import"
+    ADD_HAND = "add_hand"
+    EDIT_HAND = "edit_hand"
+    DELETE_HAND = "delete_hand"
+
+
+class AuditEntry(Base):
+    __tablename__ = "audit_entry"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    who: Mapped[str] = mapped_column(String(60))
+    action: Mapped[AuditAction] = mapped_column(
+        Enum(AuditAction, native_enum=False, length=16, values_callable=lambda e: [m.value for m in e],
+             validate_strings=True))
+    hand_index: Mapped[int | None]
+    before: Mapped[Any | None] = mapped_column(JSON)
+    after: Mapped[Any | None] = mapped_column(JSON)
+
+    game: Mapped[Game] = relationship(back_populates="audit")

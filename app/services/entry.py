@@ -1,0 +1,232 @@
+"""What entering one hand needs to know, asked of the engine (reads only, no writes).
+
+- the hand's place in the game (number, dealer, owner, chooser, fiesta) from replaying the
+  hands before it;
+- the auction so far and its legal calls (app.rules.auction);
+- the rifki choices with limits (app.rules.schedule.contract_choices);
+- which elements and cards the contract scores, so the form shows only those;
+- the hand dict (RECORD.md) built from what was entered, and back.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules import RecordError, load
+from app.rules.auction import Auction, run_auction
+from app.rules.cards import cards_of
+from app.rules.profiles import COUNT_ELEMENTS, RIFKI_PENALTIES, RIFKI_QUOTA
+from app.rules.schedule import contract_choices
+
+SUIT_LETTERS = ("S", "H", "D", "C")
+
+
+@dataclass
+class Context:
+    """The hand at `index` as the game stands before it."""
+
+    index: int
+    profile: Any
+    options: dict[str, str]
+    players: list[str]
+    next: Any                    # NextHand
+    prefix_result: Any           # GameResult of the hands before
+    existing: dict[str, Any] | None = None
+    existing_result: Any = None  # HandResult of the stored hand (when editing)
+
+
+def context(record: dict[str, Any], index: int) -> Context:
+    prefix = copy.deepcopy(record)
+    hands = prefix.get("hands", [])
+    prefix["hands"] = hands[:index]
+    result = load(prefix)
+    existing = hands[index] if index < len(hands) else None
+    existing_result = None
+    if existing is not None:
+        try:
+            existing_result = load(record).hands[index]
+        except RecordError:
+            existing_result = None
+    return Context(index, result.profile, dict(record.get("options") or {}), list(record["players"]),
+                   result.next, result, existing, existing_result)
+
+
+# --- the auction ---------------------------------------------------------------------------
+
+@dataclass
+class AuctionState:
+    auction: Auction | None
+    calls: list[str]
+    error: RecordError | None = None
+    held: bool = True
+
+    @property
+    def finished(self) -> bool:
+        return self.auction is None or self.auction.finished
+
+    @property
+    def outcome(self) -> Any:
+        return self.auction.outcome if self.auction is not None else None
+
+
+def parse_calls(text: str | None) -> list[str]:
+    return [c.strip() for c in (text or "").split(",") if c.strip()]
+
+
+def auction_state(profile_id: str, owner: int, calls: list[str] | None) -> AuctionState:
+    """The auction after `calls` (None: no auction was held). Stops at the first bad call."""
+    if calls is None:
+        outcome, _ = run_auction(profile_id, owner, None, "auction")
+        state = AuctionState(None, [], held=False)
+        state.no_auction_outcome = outcome  # type: ignore[attr-defined]
+        return state
+    auction = Auction(profile_id, owner)
+    done: list[str] = []
+    for j, text in enumerate(calls):
+        try:
+            auction.call(text)
+        except RecordError as e:
+            return AuctionState(auction, done, RecordError(f"auction[{j}]", e.message, e.code))
+        done.append(text)
+    return AuctionState(auction, done)
+
+
+def outcome_of(state: AuctionState) -> Any:
+    if state.auction is None:
+        return state.no_auction_outcome  # type: ignore[attr-defined]
+    return state.auction.outcome
+
+
+# --- rifki ----------------------------------------------------------------------------------
+
+def rifki_choices(ctx: Context) -> list[Any]:
+    return contract_choices(ctx.prefix_result.record)
+
+
+def chooser_quota(ctx: Context, seat: int) -> dict[str, Any]:
+    """How many penalties and koz `seat` has chosen so far (counted hands only)."""
+    penalties = koz = 0
+    for h in ctx.prefix_result.hands:
+        if h.counted and h.chooser == seat:
+            if h.contract.id == "koz":
+                koz += 1
+            elif h.contract.id in RIFKI_PENALTIES:
+                penalties += 1
+    limited = ctx.options.get("choice_limit", "3+2") == "3+2"
+    return {"penalties": penalties, "koz": koz, "limited": limited,
+            "penalty_limit": RIFKI_QUOTA["penalty"], "koz_limit": RIFKI_QUOTA["koz"]}
+
+
+# --- the entry form's shape ---------------------------------------------------------------
+
+@dataclass
+class EntrySpec:
+    contract: Any
+    counts: list[str]            # per-seat count rows in counts mode
+    kh: bool                     # the K♥ seat (counts mode)
+    last_two: bool
+    cards: list[str]             # scoring cards (captures mode)
+    capture_counts: list[str]    # per-seat rows in captures mode ("tricks" where scored)
+    full: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def has_cards(self) -> bool:
+        return bool(self.cards)
+
+    def values(self) -> dict[str, int]:
+        return dict(self.contract.values)
+
+
+def entry_spec(profile: Any, contract_id: str) -> EntrySpec:
+    contract = profile.contracts[contract_id]
+    scored = {e for e, v in contract.values.items() if v}
+    counts = [e for e in COUNT_ELEMENTS if e in scored]
+    full = {"tricks": profile.n_tricks, "hearts": 8 if profile.deck_size == 32 else 13,
+            "kings": 4, "queens": 4, "jacks": 4, "kh": 1, "last_two": 2}
+    cards = [str(c) for c in cards_of(contract.scoring_mask)] if contract.played else []
+    return EntrySpec(contract, counts if contract.played else [], "kh" in scored and contract.played,
+                     "last_two" in scored and contract.played, cards,
+                     ["tricks"] if "tricks" in scored else [], full)
+
+
+def build_hand(spec: EntrySpec, mode: str, data: dict[str, Any], *, contract: str | None,
+               trump: str | None, leader: int | None, auction: list[str] | None,
+               ruling: dict[str, Any] | None) -> dict[str, Any]:
+    """The hand dict (RECORD.md) from the entry values (`data`: field name -> value)."""
+    hand: dict[str, Any] = {}
+    if contract:
+        hand["contract"] = contract
+    if trump:
+        hand["trump"] = trump
+    if leader is not None:
+        hand["leader"] = leader
+    if auction is not None:
+        hand["auction"] = list(auction)
+    if spec.contract.played:
+        last_two = [data.get("last_two_0"), data.get("last_two_1")] if spec.last_two else None
+        if mode == "captures" and spec.has_cards:
+            cards: list[list[str]] = [[], [], [], []]
+            for card in spec.cards:
+                seat = data.get(f"card_{card}")
+                if seat is not None:
+                    cards[seat].append(card)
+            captures: dict[str, Any] = {"cards": cards}
+            for el in spec.capture_counts:
+                captures[el] = [data.get(f"{el}_{s}") for s in range(4)]
+            if last_two is not None:
+                captures["last_two"] = last_two
+            hand["captures"] = captures
+        else:
+            counts: dict[str, Any] = {}
+            for el in spec.counts:
+                counts[el] = [data.get(f"{el}_{s}") for s in range(4)]
+            if spec.kh:
+                counts["kh"] = data.get("kh")
+            if last_two is not None:
+                counts["last_two"] = last_two
+            hand["counts"] = counts
+    if ruling:
+        hand["ruling"] = ruling
+    return hand
+
+
+def entry_values(spec: EntrySpec, hand: dict[str, Any] | None, result: Any) -> dict[str, Any]:
+    """Field values that show a stored hand again (for corrections)."""
+    values: dict[str, Any] = {}
+    if not hand:
+        return values
+    counts = result.counts if result is not None else {}
+    source = hand.get("counts") or hand.get("captures") or {}
+    for el in set(spec.counts) | set(spec.capture_counts):
+        row = source.get(el) or counts.get(el)
+        if row:
+            for s in range(4):
+                values[f"{el}_{s}"] = row[s]
+    kh = source.get("kh")
+    if kh is None and counts.get("kh"):
+        kh = next((s for s, n in enumerate(counts["kh"]) if n), None)
+    if kh is not None:
+        values["kh"] = kh
+    last_two = source.get("last_two")
+    if last_two is None and result is not None and result.trick_winners and len(result.trick_winners) >= 2 \
+            and not result.ended_early:
+        last_two = result.trick_winners[-2:]
+    if last_two:
+        values["last_two_0"], values["last_two_1"] = last_two[0], last_two[1]
+    captured = (hand.get("captures") or {}).get("cards")
+    if captured is None and result is not None and result.captured:
+        captured = result.captured
+    if captured:
+        for seat, cards in enumerate(captured):
+            for card in cards:
+                values[f"card_{str(card).upper()}"] = seat
+    return values
+
+
+def mode_of(hand: dict[str, Any] | None, spec: EntrySpec) -> str:
+    if hand and "captures" in hand and spec.has_cards:
+        return "captures"
+    if hand and "tricks" in hand and spec.has_cards:
+        return "captures"
+    return "counts"

@@ -1,0 +1,49 @@
+"""Starting and importing games."""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.models import AuditAction, Game
+from app.rules import get_profile
+from app.services.errors import InputError
+from app.services.records import create_game
+
+RECORD_FORMAT = "kingsheet/1"
+
+
+def draw_first_seat(rng: random.Random | None = None) -> int:
+    """The first dealer (or the 2♦ holder) drawn by lot."""
+    return (rng or random.SystemRandom()).randrange(4)
+
+
+def start_game(session: Session, *, profile: str, players: list[str], first_seat: int | None,
+               options: dict[str, str] | None = None, who: str = "?",
+               rng: random.Random | None = None) -> Game:
+    """A new game with no hands. `first_seat` None means: drawn by lot now, and recorded."""
+    prof = get_profile(profile)
+    seat = draw_first_seat(rng) if first_seat is None else first_seat
+    record: dict[str, Any] = {"format": RECORD_FORMAT, "profile": prof.id}
+    if options:
+        record["options"] = dict(options)
+    record["players"] = list(players)
+    record[prof.seat_key] = seat
+    record["hands"] = []
+    return create_game(session, record, who=who, action=AuditAction.CREATE)
+
+
+def read_record_file(raw: bytes) -> Any:
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise InputError("record", "the file is not UTF-8 text") from None
+    except json.JSONDecodeError as e:
+        raise InputError("record", f"the file is not valid JSON (line {e.lineno}: {e.msg})") from None
+
+
+def import_game(session: Session, data: Any, *, who: str = "?") -> Game:
+    """A game created from a record (RECORD.md); the record is kept as normalized."""
+    return create_game(session, data, who=who, action=AuditAction.IMPORT)

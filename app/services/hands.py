@@ -1,0 +1,51 @@
+"""Recording, correcting and deleting hands: every change is a new record, replayed first."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.models import AuditAction, Game
+from app.services.errors import InputError
+from app.services.records import check_version, save_record
+
+
+def _with_hands(game: Game, hands: list[dict[str, Any]]) -> dict[str, Any]:
+    record = copy.deepcopy(game.record)
+    record["hands"] = hands
+    return record
+
+
+def record_hand(session: Session, game: Game, hand: dict[str, Any], *, expected_version: int | None,
+                who: str = "?") -> Game:
+    """Append the next hand."""
+    hands = game.hands + [hand]
+    return save_record(session, game, _with_hands(game, hands), expected_version=expected_version,
+                       who=who, action=AuditAction.ADD_HAND, hand_index=len(hands) - 1,
+                       before=None, after=hand)
+
+
+def replace_hand(session: Session, game: Game, index: int, hand: dict[str, Any], *,
+                 expected_version: int | None, who: str = "?") -> Game:
+    """Correct hand `index` (0-based); later hands are replayed and must stay valid."""
+    hands = game.hands
+    if not 0 <= index < len(hands):
+        raise InputError("hand", f"there is no hand {index + 1}")
+    before = hands[index]
+    hands[index] = hand
+    return save_record(session, game, _with_hands(game, hands), expected_version=expected_version,
+                       who=who, action=AuditAction.EDIT_HAND, hand_index=index,
+                       before=before, after=hand)
+
+
+def delete_last_hand(session: Session, game: Game, *, expected_version: int | None,
+                     who: str = "?") -> Game:
+    check_version(game, expected_version)
+    hands = game.hands
+    if not hands:
+        raise InputError("hand", "there are no hands to delete")
+    before = hands.pop()
+    return save_record(session, game, _with_hands(game, hands), expected_version=expected_version,
+                       who=who, action=AuditAction.DELETE_HAND, hand_index=len(hands),
+                       before=before, after=None)

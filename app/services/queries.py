@@ -1,0 +1,175 @@
+"""Reads: plain dicts built from the replayed record (no ORM objects reach templates)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, selectinload
+
+from app.models import AuditEntry, Game, GameStatus, Player, Seat
+from app.rules import RecordError, build_report, get_profile, load
+
+
+def get_game(session: Session, game_id: int) -> Game | None:
+    return session.get(Game, game_id)
+
+
+def replay_game(game: Game) -> Any:
+    """The engine's GameResult for the stored record (RecordError if it no longer replays)."""
+    return load(game.record)
+
+
+def report(game: Game) -> dict[str, Any]:
+    return build_report(replay_game(game))  # type: ignore[no-any-return]
+
+
+def leaders(totals: list[int]) -> list[int]:
+    top = max(totals)
+    return [s for s, t in enumerate(totals) if t == top]
+
+
+@dataclass
+class GameSummary:
+    id: int
+    profile: str
+    players: list[str]
+    hands_played: int
+    n_hands: int
+    complete: bool
+    totals: list[int] | None
+    leaders: list[int]
+    winners: list[int]
+    updated_at: Any
+    broken: bool = False
+
+
+def summarize(game: Game) -> GameSummary:
+    players = list(game.record.get("players", []))
+    profile = get_profile(game.profile)
+    try:
+        result = replay_game(game)
+    except RecordError:
+        return GameSummary(game.id, game.profile, players, len(game.hands), profile.n_hands,
+                           False, None, [], [], game.updated_at, broken=True)
+    played = sum(1 for h in result.hands if h.counted)
+    return GameSummary(game.id, game.profile, players, played, profile.n_hands, result.complete,
+                       list(result.totals), leaders(list(result.totals)) if result.hands else [],
+                       list(result.winners), game.updated_at)
+
+
+def list_games(session: Session) -> list[GameSummary]:
+    """In-progress games first, each group newest first."""
+    games = session.scalars(select(Game).order_by(Game.updated_at.desc(), Game.id.desc())).all()
+    summaries = [summarize(g) for g in games]
+    summaries.sort(key=lambda s: s.complete)  # stable: keeps newest first inside each group
+    return summaries
+
+
+def roster(session: Session) -> list[dict[str, Any]]:
+    """Every player with games played and wins (a shared win counts for each winner)."""
+    players = session.scalars(select(Player).order_by(func.lower(Player.name))
+                              .options(selectinload(Player.seats).selectinload(Seat.game))).all()
+    rows = []
+    cache: dict[int, list[int]] = {}
+    for player in players:
+        wins = 0
+        games = 0
+        for seat in player.seats:
+            games += 1
+            game = seat.game
+            if game.status != GameStatus.COMPLETE:
+                continue
+            if game.id not in cache:
+                try:
+                    cache[game.id] = list(replay_game(game).winners)
+                except RecordError:
+                    cache[game.id] = []
+            if seat.seat in cache[game.id]:
+                wins += 1
+        rows.append({"id": player.id, "name": player.name, "games": games, "wins": wins})
+    return rows
+
+
+def player_names(session: Session) -> list[str]:
+    return list(session.scalars(select(Player.name).order_by(func.lower(Player.name))).all())
+
+
+def player_games(session: Session, player_id: int) -> tuple[Player, list[tuple[int, GameSummary]]] | None:
+    player = session.get(Player, player_id)
+    if player is None:
+        return None
+    seats = sorted(player.seats, key=lambda s: s.game_id, reverse=True)
+    return player, [(seat.seat, summarize(seat.game)) for seat in seats]
+
+
+def audit_log(session: Session, game_id: int) -> list[AuditEntry]:
+    return list(session.scalars(select(AuditEntry).where(AuditEntry.game_id == game_id)
+                                .order_by(AuditEntry.id.desc())).all())
+
+
+def _contract_name(profile: Any, contract_id: str | None, lang: str) -> str | None:
+    if contract_id is None:
+        return None
+    contract = profile.contracts.get(contract_id)
+    return contract.name(lang) if contract else contract_id
+
+
+def hand_row(h: Any, profile: Any, lang: str) -> dict[str, Any]:
+    ruling = getattr(h, "ruling", None)
+    ruling_kind = getattr(ruling, "kind", "as-played") if ruling else "as-played"
+    diff = h.total - h.expected_total
+    return {
+        "index": h.index, "row": h.index + 1, "number": h.number,
+        "contract": h.contract.id, "contract_name": h.contract.name(lang),
+        "trump": h.trump, "dealer": h.dealer, "owner": h.owner, "chooser": h.chooser,
+        "declarer": h.declarer, "leader": h.leader, "bid": h.bid, "auction": list(h.auction),
+        "mode": h.mode, "points": list(h.points), "payments": list(h.payments),
+        "has_payment": any(h.payments), "total": h.total, "expected_total": h.expected_total,
+        "check_ok": diff == 0, "diff": diff, "running_totals": list(h.running_totals),
+        "counted": h.counted, "made_king": getattr(h, "made_king", False),
+        "ended_early": getattr(h, "ended_early", False),
+        "violations": [{"trick": v.trick, "seat": v.seat, "card": v.card, "rule": v.rule,
+                        "message": v.message, "evidence": list(v.evidence)}
+                       for v in getattr(h, "violations", [])],
+        "ruling": None if ruling_kind == "as-played" else {
+            "kind": ruling_kind, "seat": getattr(ruling, "seat", None),
+            "points": getattr(ruling, "points", None), "reason": getattr(ruling, "reason", None),
+            "by": getattr(ruling, "by", None), "at": getattr(ruling, "at", None)},
+    }
+
+
+def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
+    """Everything the sheet page shows, from the replayed record."""
+    profile = get_profile(game.profile)
+    record = game.record
+    view: dict[str, Any] = {
+        "id": game.id, "version": game.version, "profile": profile.id,
+        "profile_name": profile.name(lang), "n_hands": profile.n_hands,
+        "clockwise": profile.clockwise, "players": list(record["players"]),
+        "options": dict(record.get("options") or {}), "n_rows": len(record.get("hands", [])),
+        "error": None, "hands": [], "next": None, "complete": False,
+    }
+    try:
+        result = replay_game(game)
+    except RecordError as e:
+        view["error"] = str(e)
+        return view
+    rows = [hand_row(h, profile, lang) for h in result.hands]
+    totals = list(result.totals)
+    view.update({
+        "hands": rows, "totals": totals, "sum": result.sum, "expected_sum": result.expected_sum,
+        "zero_sum_ok": result.zero_sum_ok, "complete": result.complete,
+        "winners": list(result.winners), "leaders": leaders(totals) if rows else [],
+        "any_payment": any(r["has_payment"] for r in rows),
+        "hands_played": sum(1 for r in rows if r["counted"]),
+    })
+    nxt = result.next
+    if nxt is not None:
+        view["next"] = {
+            "number": nxt.number, "contract": nxt.contract,
+            "contract_name": _contract_name(profile, nxt.contract, lang),
+            "dealer": nxt.dealer, "owner": nxt.owner, "chooser": nxt.chooser,
+            "leader": nxt.leader, "fiesta": nxt.fiesta,
+        }
+    return view

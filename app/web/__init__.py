@@ -1,0 +1,1 @@
+"""HTML blueprints: games, hands, players, prefs (language and scorer name)."""

@@ -1,0 +1,171 @@
+"""Games: the list, a new game, the sheet, import and export, the audit log."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from flask import (Blueprint, Response, abort, flash, redirect, render_template, request, url_for)
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from app.db import get_session
+from app.forms.games import ImportForm, NewGameForm, option_field_name
+from app.rules import PROFILES, RecordError
+from app.services import games as games_service
+from app.services import queries
+from app.services.errors import InputError
+from app.web.chart import legend, progression_svg
+from app.web.diagram import table_svg
+from app.web.prefs import remember_scorer
+
+bp = Blueprint("games", __name__)
+
+OPTION_LABELS = {
+    "keep_kh": (_l("King of hearts discard"), {"off": _l("forced (K♥ must be discarded when void)"),
+                                               "on": _l("free (keep the K♥)")}),
+    "choice_limit": (_l("Choice limits"), {"3+2": _l("3 penalties + 2 koz per player"),
+                                           "free": _l("free (only twice per penalty, koz 8)")}),
+    "must_overtake": (_l("Must overtake"), {"no": _l("no"), "koz": _l("in koz"), "all": _l("in every hand")}),
+    "trump_lead_ban": (_l("Trump lead ban in koz"), {"off": _l("off"), "on": _l("on: not until trumps are broken")}),
+    "hearts_lead_ban": (_l("Hearts lead ban"), {"kupa-rifki": _l("Kupa Almaz and Rıfkı"),
+                                                "all-penalties": _l("every penalty hand")}),
+    "rifki_void": (_l("Void in Rıfkı"), {"kh": _l("must discard the K♥"), "heart": _l("may discard any heart")}),
+}
+
+
+def lang() -> str:
+    return str(get_locale() or "es")
+
+
+def load_game_or_404(game_id: int) -> Any:
+    game = queries.get_game(get_session(), game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+@bp.get("/")
+def index() -> str:
+    games = queries.list_games(get_session())
+    return render_template("games/index.html", games=games, profiles=PROFILES, lang=lang(),
+                           import_form=ImportForm())
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new() -> Any:
+    form = NewGameForm()
+    if form.validate_on_submit():
+        profile = form.profile.data
+        first = None if form.first_seat.data == "draw" else int(form.first_seat.data)
+        try:
+            game = games_service.start_game(
+                get_session(), profile=profile, players=form.players(), first_seat=first,
+                options=form.options_for(profile), who=remember_scorer(form.scorer.data))
+        except RecordError as e:
+            form.form_errors.append(str(e))
+        else:
+            if first is None:
+                seat = game.record[PROFILES[profile].seat_key]
+                who = game.record["players"][seat]
+                flash(_("Drawn by lot: %(name)s holds the 2♦ and chooses first.", name=who)
+                      if profile == "rifki" else _("Drawn by lot: %(name)s deals first.", name=who))
+            return redirect(url_for("games.sheet", game_id=game.id))
+    status = 400 if request.method == "POST" else 200
+    options = []
+    for profile in PROFILES.values():
+        for spec in profile.options:
+            label, values = OPTION_LABELS.get(spec.name, (spec.name, {}))
+            options.append({"profile": profile.id, "field": form[option_field_name(spec.name)],
+                            "label": label, "labels": values, "default": spec.values[0]})
+    names = form.players()
+    label = _("Seats around the table and the direction of play")
+    return render_template("games/new.html", form=form, profiles=PROFILES, lang=lang(),
+                           options=options, names=queries.player_names(get_session()),
+                           diagram_cw=table_svg(names, True, label),
+                           diagram_ccw=table_svg(names, False, label)), status
+
+
+@bp.get("/games/<int:game_id>")
+def sheet(game_id: int) -> str:
+    game = load_game_or_404(game_id)
+    view = queries.sheet_view(game, lang())
+    chart = None
+    if view["hands"]:
+        chart = progression_svg(view["players"], [r["running_totals"] for r in view["hands"]],
+                                _("Running totals, hand by hand"))
+    return render_template("games/sheet.html", g=view, chart=chart, legend=legend(view["players"]),
+                           wakelock=True)
+
+
+@bp.get("/games/<int:game_id>/audit")
+def audit(game_id: int) -> str:
+    game = load_game_or_404(game_id)
+    entries = queries.audit_log(get_session(), game_id)
+    return render_template("games/audit.html", game=queries.sheet_view(game, lang()), entries=entries,
+                           dumps=lambda v: json.dumps(v, ensure_ascii=False))
+
+
+@bp.get("/games/<int:game_id>/record.json")
+def record_json(game_id: int) -> Response:
+    game = load_game_or_404(game_id)
+    body = json.dumps(game.record, ensure_ascii=False, indent=2) + "\n"
+    response = Response(body, mimetype="application/json")
+    if request.args.get("download"):
+        response.headers["Content-Disposition"] = f'attachment; filename="kingsheet-{game_id}.json"'
+    return response
+
+
+@bp.get("/games/<int:game_id>/report.json")
+def report_json(game_id: int) -> Response:
+    game = load_game_or_404(game_id)
+    body = json.dumps(queries.report(game), ensure_ascii=False, indent=2) + "\n"
+    return Response(body, mimetype="application/json")
+
+
+@bp.get("/games/<int:game_id>/sheet.csv")
+def sheet_csv(game_id: int) -> Response:
+    game = load_game_or_404(game_id)
+    view = queries.sheet_view(game, lang())
+    if view["error"]:
+        raise RecordError("record", view["error"])
+    out = io.StringIO()
+    w = csv.writer(out)
+    players = view["players"]
+    w.writerow(["row", "hand", "contract", "trump", "dealer", "owner", "chooser", "declarer", "bid",
+                *[f"points {p}" for p in players], *[f"payment {p}" for p in players],
+                "total", "expected_total", "check", *[f"running {p}" for p in players], "ruling"])
+    name = lambda s: players[s] if s is not None else ""  # noqa: E731
+    for r in view["hands"]:
+        w.writerow([r["row"], r["number"], r["contract"], r["trump"] or "", name(r["dealer"]),
+                    name(r["owner"]), name(r["chooser"]), name(r["declarer"]), r["bid"] or "",
+                    *r["points"], *r["payments"], r["total"], r["expected_total"],
+                    "ok" if r["check_ok"] else r["diff"], *r["running_totals"],
+                    (r["ruling"] or {}).get("kind", "as-played") if r["counted"] else "replay"])
+    w.writerow(["", "", "totals", "", "", "", "", "", "", *view["totals"], *([""] * 4), view["sum"],
+                view["expected_sum"], "ok" if view["zero_sum_ok"] else view["sum"] - view["expected_sum"],
+                *([""] * 4), ""])
+    response = Response(out.getvalue(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="kingsheet-{game_id}.csv"'
+    return response
+
+
+@bp.route("/games/import", methods=["GET", "POST"])
+def import_record() -> Any:
+    form = ImportForm()
+    error = None
+    if form.validate_on_submit():
+        try:
+            data = games_service.read_record_file(form.record.data.read())
+            game = games_service.import_game(get_session(), data, who=remember_scorer(form.scorer.data))
+        except (RecordError, InputError) as e:
+            error = e
+        else:
+            flash(_("Game imported."))
+            return redirect(url_for("games.sheet", game_id=game.id))
+    status = 200
+    if request.method == "POST":
+        status = 422 if isinstance(error, RecordError) else 400
+    return render_template("games/import.html", form=form, error=error), status
