@@ -9,6 +9,7 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import Field, IntegerField, RadioField, SelectField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length, Optional, ValidationError
 
+from app.forms import choices
 from app.rules import PROFILES
 
 SEAT_FIELDS = ("player_0", "player_1", "player_2", "player_3")
@@ -19,14 +20,14 @@ def option_field_name(name: str) -> str:
 
 
 class _NewGameBase(FlaskForm):
-    profile = RadioField(_l("Game"), choices=[(p, p) for p in PROFILES], default="fiestas",
+    profile = RadioField(_l("Game"), choices=choices((p, p) for p in PROFILES), default="fiestas",
                          validators=[DataRequired()])
     player_0 = StringField(_l("Seat 1"), validators=[DataRequired(), Length(max=60)])
     player_1 = StringField(_l("Seat 2"), validators=[DataRequired(), Length(max=60)])
     player_2 = StringField(_l("Seat 3"), validators=[DataRequired(), Length(max=60)])
     player_3 = StringField(_l("Seat 4"), validators=[DataRequired(), Length(max=60)])
     first_seat = SelectField(_l("First dealer"), default="draw",
-                             choices=[("draw", "draw"), ("0", "0"), ("1", "1"), ("2", "2"), ("3", "3")])
+                             choices=choices((v, v) for v in ("draw", "0", "1", "2", "3")))
     scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
 
     def validate_player_3(self, field: Field) -> None:
@@ -47,7 +48,7 @@ def _build_new_game_form() -> type[_NewGameBase]:
     for profile in PROFILES.values():
         for spec in profile.options:
             attrs[option_field_name(spec.name)] = SelectField(
-                spec.name, choices=[(v, v) for v in spec.values], default=spec.values[0])
+                spec.name, choices=choices((v, v) for v in spec.values), default=spec.values[0])
     return type("NewGameForm", (_NewGameBase,), attrs)
 
 

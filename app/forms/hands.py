@@ -12,9 +12,10 @@ from flask_wtf import FlaskForm
 from wtforms import Form, IntegerField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+from app.forms import choices
 from app.services.entry import EntrySpec
 
-SEAT_CHOICES = [("", "—"), ("0", "0"), ("1", "1"), ("2", "2"), ("3", "3")]
+SEAT_PAIRS = [("", "—"), ("0", "0"), ("1", "1"), ("2", "2"), ("3", "3")]
 RULING_KINDS = ("as-played", "replay", "charge-offender", "adjusted")
 
 
@@ -28,11 +29,11 @@ class SetupForm(Form):
     """The hand's setup, carried in the query string between steps and in hidden fields."""
 
     contract = StringField(validators=[Optional(), Length(max=24)])
-    trump = SelectField(choices=[("", "—"), ("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")],
+    trump = SelectField(choices=choices([("", "—"), ("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")]),
                         validators=[Optional()], default="")
-    leader = SelectField(choices=SEAT_CHOICES, validators=[Optional()], default="")
+    leader = SelectField(choices=choices(SEAT_PAIRS), validators=[Optional()], default="")
     auction = StringField(validators=[Optional(), Length(max=600)])
-    mode = SelectField(choices=[("counts", "counts"), ("captures", "captures")], default="counts")
+    mode = SelectField(choices=choices([("counts", "counts"), ("captures", "captures")]), default="counts")
 
     @property
     def leader_seat(self) -> int | None:
@@ -42,8 +43,8 @@ class SetupForm(Form):
 class _HandFormBase(FlaskForm):
     version = IntegerField(validators=[InputRequired()])
     scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
-    ruling_kind = SelectField(_l("Ruling"), choices=[(k, k) for k in RULING_KINDS], default="as-played")
-    ruling_seat = SelectField(_l("Offending player"), choices=SEAT_CHOICES, default="",
+    ruling_kind = SelectField(_l("Ruling"), choices=choices((k, k) for k in RULING_KINDS), default="as-played")
+    ruling_seat = SelectField(_l("Offending player"), choices=choices(SEAT_PAIRS), default="",
                               validators=[Optional()])
     ruling_points_0 = IntegerField(validators=[Optional()])
     ruling_points_1 = IntegerField(validators=[Optional()])
@@ -90,12 +91,12 @@ def hand_form_class(spec: EntrySpec, mode: str) -> type[_HandFormBase]:
                 validators=[InputRequired(message=required), NumberRange(0, spec.full[el])])
     if mode == "captures" and spec.has_cards:
         for card in spec.cards:
-            attrs[f"card_{card}"] = SelectField(choices=SEAT_CHOICES, default="", validators=[Optional()])
+            attrs[f"card_{card}"] = SelectField(choices=choices(SEAT_PAIRS), default="", validators=[Optional()])
     elif spec.kh:
-        attrs["kh"] = SelectField(choices=SEAT_CHOICES, default="", validators=[Optional()])
+        attrs["kh"] = SelectField(choices=choices(SEAT_PAIRS), default="", validators=[Optional()])
     if spec.last_two:
-        attrs["last_two_0"] = SelectField(choices=SEAT_CHOICES, default="", validators=[Optional()])
-        attrs["last_two_1"] = SelectField(choices=SEAT_CHOICES, default="", validators=[Optional()])
+        attrs["last_two_0"] = SelectField(choices=choices(SEAT_PAIRS), default="", validators=[Optional()])
+        attrs["last_two_1"] = SelectField(choices=choices(SEAT_PAIRS), default="", validators=[Optional()])
     cls = type("HandForm", (_HandFormBase,), attrs)
     cls.spec = spec
     cls.mode = mode

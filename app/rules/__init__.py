@@ -15,7 +15,7 @@ from app.rules.report import build_report
 
 def score_record(data: object) -> dict[str, Any]:
     """The score report (RECORD.md) of a record; RecordError for any defect."""
-    return build_report(load(data))
+    return build_report(load(data, link=False))
 
 
 __all__ = ["PROFILES", "Contract", "GameResult", "HandResult", "InputError", "NextHand",

@@ -14,13 +14,13 @@ from app.rules.auction import AuctionOutcome, run_auction
 from app.rules.cards import (BIT, HEARTS_MASK, JACKS_MASK, KH_BIT, KINGS_MASK, QUEENS_MASK,
                              cards_of)
 from app.rules.errors import InputError, RecordError, RuleError, SumError
-from app.rules.play import Violation, play_out, play_rules
+from app.rules.play import PlayRules, Violation, play_out, play_rules
 from app.rules.profiles import (COUNT_ELEMENTS, RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY,
                                 RIFKI_PENALTIES, RIFKI_QUOTA, Contract, Options, Profile,
                                 get_profile)
 from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_KEYS,
-                              card_text, check_keys, need_dict, need_int, need_list, need_seat,
-                              need_str, parse_card, parse_suit, suit_text, type_name)
+                              CANON, CARD_CODES, card_text, check_keys, need_dict, need_int, need_list, need_seat,
+                              need_str, parse_card, parse_cards, parse_suit, suit_text, type_name)
 from app.rules.schedule import Slot, slot_for
 
 _ELEMENT_MASKS = (("hearts", HEARTS_MASK), ("kings", KINGS_MASK), ("queens", QUEENS_MASK),
@@ -62,17 +62,35 @@ class HandResult:
     counted: bool
     ruling: Ruling
     counts: dict[str, list[int]]  # per element, per seat (as entered or derived)
-    tricks: list[list[str]] = field(default_factory=list)
+    trick_cards: list[list[int]] = field(default_factory=list)   # as played, card numbers
     trick_winners: list[int] = field(default_factory=list)
     trick_leaders: list[int] = field(default_factory=list)
     tricks_played: int = 0
     ended_early: bool = False
     early_end_reason: str | None = None
-    captured: list[list[str]] | None = None
-    deal: list[list[str]] | None = None
+    captured_masks: list[int] | None = None   # scoring cards each seat took (bit sets)
+    deal_masks: list[int] | None = None
+    deal_order: list[list[int]] | None = None  # the deal as entered (card numbers)
+    entry: Any = None                          # the canonical counts / captures entry
     made_king: bool = False
     violations: list[Violation] = field(default_factory=list)
     running_totals: list[int] = field(default_factory=list)
+
+    @property
+    def tricks(self) -> list[list[str]]:
+        return [[CANON[c] for c in trick] for trick in self.trick_cards]
+
+    @property
+    def captured(self) -> list[list[str]] | None:
+        if self.captured_masks is None:
+            return None
+        return [[CANON[c] for c in cards_of(m)] for m in self.captured_masks]
+
+    @property
+    def deal(self) -> list[list[str]] | None:
+        if self.deal_order is None:
+            return None
+        return [[CANON[c] for c in cards] for cards in self.deal_order]
 
     @property
     def check(self) -> int:
@@ -99,8 +117,24 @@ class Record:
     options: Options
     players: list[str]
     first_seat: int
-    data: dict[str, Any]
+    header: dict[str, Any]
+    raw_hands: list[Any]
     result: "GameResult | None" = field(default=None, repr=False, compare=False)
+    _data: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The canonical JSON value (cards canonical, keys as given)."""
+        if self._data is None:
+            result = self.result if self.result is not None else load(self.raw_data())
+            data = dict(self.header)
+            data["hands"] = [canonical_hand(raw, h)
+                             for raw, h in zip(self.raw_hands, result.hands)]
+            self._data = data
+        return self._data
+
+    def raw_data(self) -> dict[str, Any]:
+        return {**self.header, "hands": self.raw_hands}
 
     def to_json(self) -> dict[str, Any]:
         return self.data
@@ -191,6 +225,7 @@ class GameBuilder:
         self.contract_count: dict[str, int] = {}
         self.seat_penalties = [0, 0, 0, 0]
         self.seat_koz = [0, 0, 0, 0]
+        self.rules_cache: dict[str, PlayRules] = {}
 
     # names in messages
     def who(self, seat: int) -> str:
@@ -203,7 +238,7 @@ class GameBuilder:
     def slot(self) -> Slot:
         return slot_for(self.profile, self.first_seat, self.number)
 
-    def add(self, raw: object, i: int) -> tuple[HandResult, dict[str, Any]]:
+    def add(self, raw: object, i: int) -> HandResult:
         fld = f"hands[{i}]"
         hand = need_dict(raw, fld, "an object (one hand)")
         if self.complete:
@@ -212,8 +247,6 @@ class GameBuilder:
         check_keys(hand, HAND_KEYS, fld + ".")
         profile = self.profile
         slot = self.slot()
-        canonical: dict[str, Any] = {}
-
         # contract ------------------------------------------------------------------------
         contract = self._contract(hand, slot, fld)
         # trump -----------------------------------------------------------------------------
@@ -289,17 +322,15 @@ class GameBuilder:
             counted=True, ruling=Ruling(), counts={})
         n_tricks = profile.n_tricks
         if mode == "counts":
-            canonical_entry: Any = self._counts(hand["counts"], contract, f"{fld}.counts")
-            result.counts = _counts_of(canonical_entry, contract)
+            result.entry = self._counts(hand["counts"], contract, f"{fld}.counts")
+            result.counts = _counts_of(result.entry, contract)
             result.tricks_played = n_tricks
         elif mode == "captures":
-            canonical_entry = self._captures(hand["captures"], contract, f"{fld}.captures",
-                                             result)
+            result.entry = self._captures(hand["captures"], contract, f"{fld}.captures",
+                                          result)
             result.tricks_played = n_tricks
         elif mode == "tricks":
-            canonical_entry = self._tricks(hand, contract, trump, leader, fld, result)
-        else:
-            canonical_entry = None
+            self._tricks(hand, contract, trump, leader, fld, result)
         if contract.played:
             points = _points(contract, result.counts)
             if contract.trump_game and profile.id == "rifki":
@@ -334,22 +365,7 @@ class GameBuilder:
             self.number += 1
         result.running_totals = list(self.totals)
         self.hands.append(result)
-        for key in hand:
-            if key in ("counts", "captures"):
-                canonical[key] = canonical_entry
-            elif key == "tricks":
-                canonical[key] = canonical_entry[0]
-            elif key == "deal":
-                canonical[key] = canonical_entry[1]
-            elif key == "trump":
-                canonical[key] = suit_text(trump)
-            elif key == "auction":
-                canonical[key] = list(calls)
-            elif key == "ruling":
-                canonical[key] = dict(hand[key])
-            else:
-                canonical[key] = hand[key]
-        return result, canonical
+        return result
 
     # --- pieces of a hand ----------------------------------------------------------------
     def _contract(self, hand: dict[str, Any], slot: Slot, fld: str) -> Contract:
@@ -578,51 +594,47 @@ class GameBuilder:
         out = {k: out[k] for k in caps}
         self._check_trick_room(counts, contract, fld)
         result.counts = counts
-        result.captured = [[card_text(c) for c in cards_of(m)] for m in masks]
+        result.captured_masks = masks
         return out
 
     def _tricks(self, hand: dict[str, Any], contract: Contract, trump: int, leader: int | None,
-                fld: str, result: HandResult) -> tuple[list[list[str]], Any]:
+                fld: str, result: HandResult) -> None:
         profile = self.profile
         deck, size, n_tricks = profile.deck, profile.deck_size, profile.n_tricks
         f = f"{fld}.tricks"
         raw = need_list(hand["tricks"], f, "a list of tricks")
-        tricks: list[list[int]] = []
-        for t, trick in enumerate(raw):
-            ft = f"{f}[{t}]"
-            items = need_list(trick, ft, "a list of four cards")
-            if len(items) != 4:
-                raise InputError(ft, f"a trick has four cards, not {len(items)}", "length")
-            tricks.append([parse_card(x, f"{ft}[{k}]", deck, size) for k, x in enumerate(items)])
+        tricks = _parse_tricks(raw, f, deck, size)
         deal: list[int] | None = None
-        deal_texts: list[list[str]] | None = None
+        deal_order: list[list[int]] | None = None
         if "deal" in hand:
             fd = f"{fld}.deal"
             lists = need_list(hand["deal"], fd, "four lists of cards")
             if len(lists) != 4:
                 raise InputError(fd, f"has one list per seat: 4, not {len(lists)}", "length")
             deal = []
-            deal_texts = []
+            deal_order = []
             seen = 0
             for s, items in enumerate(lists):
-                cards = need_list(items, f"{fd}[{s}]", "a list of cards")
+                cards = parse_cards(items, f"{fd}[{s}]", deck, size)
                 if len(cards) != n_tricks:
                     raise InputError(f"{fd}[{s}]", f"{self.who(s)} was dealt {n_tricks} cards, "
                                      f"not {len(cards)}", "length")
                 m = 0
-                row = []
-                for k, text in enumerate(cards):
-                    c = parse_card(text, f"{fd}[{s}][{k}]", deck, size)
-                    if seen & BIT[c]:
-                        raise InputError(f"{fd}[{s}][{k}]", f"{card_text(c)} is dealt twice",
-                                         "card-twice")
-                    seen |= BIT[c]
+                for c in cards:
                     m |= BIT[c]
-                    row.append(card_text(c))
+                if seen & m or m.bit_count() != n_tricks:
+                    for k, c in enumerate(cards):
+                        if seen & BIT[c]:
+                            raise InputError(f"{fd}[{s}][{k}]", f"{CANON[c]} is dealt twice",
+                                             "card-twice")
+                        seen |= BIT[c]
+                seen |= m
                 deal.append(m)
-                deal_texts.append(row)
+                deal_order.append(cards)
         assert leader is not None
-        rules = play_rules(profile, self.options, contract)
+        rules = self.rules_cache.get(contract.id)
+        if rules is None:
+            rules = self.rules_cache[contract.id] = play_rules(profile, self.options, contract)
         outcome = play_out(profile, rules, contract, trump, leader, tricks, deal, f,
                            self.players)
         counts: dict[str, list[int]] = {}
@@ -638,9 +650,8 @@ class GameBuilder:
             counts["last_two"] = outcome.last_two
         result.counts = counts
         scoring = contract.scoring_mask
-        result.captured = [[card_text(c) for c in cards_of(m & scoring)] for m in caps]
-        texts = [[card_text(c) for c in trick] for trick in tricks]
-        result.tricks = texts
+        result.captured_masks = [m & scoring for m in caps]
+        result.trick_cards = tricks
         result.trick_winners = outcome.winners
         result.trick_leaders = outcome.leaders
         result.tricks_played = len(tricks)
@@ -650,9 +661,9 @@ class GameBuilder:
             result.early_end_reason = (
                 f"every scoring card has been taken (the last, "
                 f"{' '.join(c.symbol for c in last)}, at trick {len(tricks)})")
-        result.deal = deal_texts
+        result.deal_masks = deal
+        result.deal_order = deal_order
         result.violations = outcome.violations
-        return texts, deal_texts
 
     def _ruling(self, value: object, contract: Contract, fld: str) -> Ruling:
         data = need_dict(value, fld)
@@ -734,6 +745,47 @@ class GameBuilder:
                           self.next_hand(), self.number - 1)
 
 
+def canonical_hand(raw: dict[str, Any], h: HandResult) -> dict[str, Any]:
+    """One hand of the record, canonical: the keys as given, cards and suits canonical."""
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in ("counts", "captures"):
+            out[key] = h.entry
+        elif key == "tricks":
+            out[key] = h.tricks
+        elif key == "deal":
+            out[key] = h.deal
+        elif key == "trump":
+            out[key] = h.trump
+        elif key == "auction":
+            out[key] = list(h.auction)
+        elif key == "ruling":
+            out[key] = dict(value)
+        else:
+            out[key] = value
+    return out
+
+
+def _parse_tricks(raw: list[Any], fld: str, deck: int, size: int) -> list[list[int]]:
+    """The tricks as card numbers: one pass when every card reads, the slow path names it."""
+    codes = CARD_CODES
+    try:
+        if all(type(t) is list and len(t) == 4 for t in raw):
+            tricks = [[codes[a], codes[b], codes[c], codes[d]] for a, b, c, d in raw]
+            if size == 52:
+                return tricks
+    except (KeyError, TypeError):
+        pass
+    out = []
+    for t, trick in enumerate(raw):
+        ft = f"{fld}[{t}]"
+        items = need_list(trick, ft, "a list of four cards")
+        if len(items) != 4:
+            raise InputError(ft, f"a trick has four cards, not {len(items)}", "length")
+        out.append(parse_cards(items, ft, deck, size))
+    return out
+
+
 def _mask(cards: list[int]) -> int:
     m = 0
     for c in cards:
@@ -777,18 +829,21 @@ def _points(contract: Contract, counts: dict[str, list[int]]) -> list[int]:
 
 # --- the public entry points -------------------------------------------------------------
 
-def load(data: object) -> GameResult:
-    """Reads, checks and replays a record; the first defect raises RecordError."""
+def load(data: object, link: bool = True) -> GameResult:
+    """Reads, checks and replays a record; the first defect raises RecordError.
+
+    ``link`` lets ``result.record.result`` find the result again (``replay(record)``); the
+    score command does without that reference cycle.
+    """
     profile, options, players, first, canonical = _header(data)
     assert isinstance(data, dict)
     builder = GameBuilder(profile, options, players, first)
-    hands_out = canonical["hands"]
     for i, raw in enumerate(data["hands"]):
-        _result, hand = builder.add(raw, i)
-        hands_out.append(hand)
-    record = Record(profile, options, players, first, canonical)
+        builder.add(raw, i)
+    record = Record(profile, options, players, first, canonical, data["hands"])
     result = builder.result(record)
-    record.result = result
+    if link:
+        record.result = result
     return result
 
 
@@ -803,7 +858,7 @@ def normalize_record(data: object) -> dict[str, Any]:
 def replay(record: Record) -> GameResult:
     if record.result is not None:
         return record.result
-    return load(record.data)
+    return load(record.raw_data())
 
 
 def builder_for(record: Record) -> GameBuilder:

@@ -254,7 +254,9 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
     """Plays a hand from its tricks: winners, captures, early end, every violation.
 
     Input errors (a card played twice, a card not dealt to its player, a trick after the
-    end, too few tricks) raise :class:`InputError` naming ``fld`` and the position.
+    end, too few tricks) raise :class:`InputError` naming ``fld`` and the position. With
+    the deal, the referee judges each play as the trick is read; without it, a second pass
+    judges each play on the cards the seat is proven to hold (those it plays later).
     """
     n_tricks = profile.n_tricks
     scoring = contract.scoring_mask
@@ -265,9 +267,14 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
     tricks_won = [0, 0, 0, 0]
     last_two = [0, 0, 0, 0]
     seen = [0, 0, 0, 0]              # cards each seat played
-    played_at: list[dict[int, int]] = [{}, {}, {}, {}]
+    found: list[tuple[int, int, int, str, int]] = []
+    referee = _Referee(rules, trump, found)
+    holding = list(deal) if deal is not None else None
+    lead_mask = referee.lead_mask
+    void_mask = referee.void_mask
+    follow_mask = referee.follow_mask
+    fiesta_trump = referee.fiesta_trump
     played = 0
-    taken = 0
     over = False
     seat = leader
     last_start = n_tricks - 2
@@ -277,57 +284,163 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
             raise InputError(f"{fld}[{t}]", f"trick {t + 1} comes after the end of the hand "
                              f"({why})", "hand-over")
         leaders.append(seat)
-        mask = 0
-        for pos in range(4):
-            c = trick[pos]
-            b = BIT[c]
-            s = (seat + pos) & 3
-            if played & b:
-                raise InputError(f"{fld}[{t}][{pos}]", f"{Card(c)} is played twice", "card-twice")
-            if deal is not None and not deal[s] & b:
-                raise InputError(f"{fld}[{t}][{pos}]",
-                                 f"{Card(c)} is not in the hand dealt to seat {s}"
-                                 + (f" ({names[s]})" if names else ""), "card-not-held")
-            played |= b
-            mask |= b
-            seen[s] |= b
-            played_at[s][c] = t + 1
-        w = (seat + trick_winner(trick, trump)) & 3
+        a, b, c, d = trick
+        s1, s2, s3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
+        ba, bb, bc, bd = BIT[a], BIT[b], BIT[c], BIT[d]
+        sa, sb, sc, sd = SUIT_OF[a], SUIT_OF[b], SUIT_OF[c], SUIT_OF[d]
+        mask = ba | bb | bc | bd
+        if holding is not None:
+            h0, h1, h2, h3 = holding[seat], holding[s1], holding[s2], holding[s3]
+            if played & mask or mask.bit_count() != 4 or not (
+                    h0 & ba and h1 & bb and h2 & bc and h3 & bd):
+                _check_cards(trick, seat, played, holding, fld, t, names)
+            lmask = SUIT_MASK[sa]
+            fm = lmask & (-1 if fiesta_trump and sa == trump else follow_mask)
+            vm = lmask | void_mask
+            if ba & lead_mask or h1 & (fm if sb == sa else vm) or h2 & (
+                    fm if sc == sa else vm) or h3 & (fm if sd == sa else vm):
+                referee.trick(t, trick, seat, holding)
+            else:                       # everyone followed; no rule concerns these plays
+                holding[seat] = h0 & ~ba
+                holding[s1] = h1 & ~bb
+                holding[s2] = h2 & ~bc
+                holding[s3] = h3 & ~bd
+                referee.broken |= mask
+        else:
+            if played & mask or mask.bit_count() != 4:
+                _check_cards(trick, seat, played, None, fld, t, names)
+            seen[seat] |= ba
+            seen[s1] |= bb
+            seen[s2] |= bc
+            seen[s3] |= bd
+        played |= mask
+        # the winner: highest trump, else highest card of the led suit
+        best, pos, bs = a, 0, sa
+        if sb == bs:
+            if b > best:
+                best, pos = b, 1
+        elif sb == trump:
+            best, pos, bs = b, 1, sb
+        if sc == bs:
+            if c > best:
+                best, pos = c, 2
+        elif sc == trump:
+            best, pos, bs = c, 2, sc
+        if sd == bs:
+            if d > best:
+                pos = 3
+        elif sd == trump:
+            pos = 3
+        w = (seat + pos) & 3
         winners.append(w)
         captured[w] |= mask
         tricks_won[w] += 1
         if t >= last_start:
             last_two[w] += 1
-        taken |= mask
-        if early and taken & scoring == scoring:
+        if early and played & scoring == scoring:
             over = True
         seat = w
     if len(tricks) < n_tricks and not over:
         raise InputError(fld, f"{len(tricks)} tricks entered; the hand is not over until "
                          f"trick {n_tricks}" + (" or the last scoring card" if early else ""),
                          "hand-unfinished")
+    if holding is None:                 # without the deal: what later plays prove
+        referee.broken = 0
+        for t, trick in enumerate(tricks):
+            referee.trick(t, trick, leaders[t], seen)
     outcome = PlayOutcome(winners, leaders, captured, tricks_won, last_two,
                           over and len(tricks) < n_tricks)
-    # The referee: the deal, or the cards each seat is proven to hold (RULES.md §3).
-    holding = list(deal) if deal is not None else seen
-    broken = 0
-    for t, trick in enumerate(tricks):
-        lead = leaders[t]
+    for t, s, c, rule, proof in found:
+        evidence = evidence_texts(proof, _played_at(tricks, leaders, s))
+        name = names[s] if names else f"seat {s}"
+        outcome.violations.append(Violation(t + 1, s, str(Card(c)), rule,
+                                            describe(rule, name, c, t + 1, evidence), evidence))
+    return outcome
+
+
+class _Referee:
+    """Judges the plays of one trick after another, keeping the holdings and what is broken.
+
+    Only plays that some rule of this contract could concern reach :func:`judge_play`;
+    the cheap cases (a card of the led suit with no follow rule, a revoke) are decided here.
+    """
+
+    __slots__ = ("rules", "trump", "found", "broken", "lead_rules", "follow_mask",
+                 "fiesta_trump", "void_rules", "lead_mask", "void_mask")
+
+    def __init__(self, rules: PlayRules, trump: int,
+                 found: list[tuple[int, int, int, str, int]]) -> None:
+        self.rules = rules
+        self.trump = trump
+        self.found = found
+        self.broken = 0
+        self.lead_rules = rules.hearts_lead or rules.kh_lead or rules.trump_lead
+        # a follower holding none of these cards of the led suit breaks no follow rule
+        self.follow_mask = -1 if rules.must_overtake else (
+            rules.penalty_mask if rules.penalty_drop else 0)
+        self.fiesta_trump = rules.trump_mode == TRUMP_FIESTA
+        self.void_rules = bool(rules.kh_discard_from or rules.kh_first_trick
+                               or rules.hearts_first_trick or rules.trump_mode
+                               or rules.penalty_mask)
+        # The cards whose lead some rule concerns, and the cards that, held by a player
+        # void in the led suit, bring a rule into play: plays touching neither are legal.
+        trumps = SUIT_MASK[trump] if trump >= 0 else 0
+        self.lead_mask = ((HEARTS_MASK if rules.hearts_lead else 0)
+                          | (KH_BIT if rules.kh_lead else 0)
+                          | (trumps if rules.trump_lead else 0))
+        self.void_mask = ((KH_BIT if rules.kh_discard_from or rules.kh_first_trick else 0)
+                          | (HEARTS_MASK if rules.hearts_first_trick else 0)
+                          | (trumps if rules.trump_mode else 0)
+                          | rules.penalty_mask)
+
+    def trick(self, t: int, trick: list[int], lead: int, holding: list[int]) -> None:
+        rules, trump, broken, found = self.rules, self.trump, self.broken, self.found
+        ls = SUIT_OF[trick[0]]
+        lmask = SUIT_MASK[ls]
+        follow = lmask & (-1 if self.fiesta_trump and ls == trump else self.follow_mask)
         for pos in range(4):
             c = trick[pos]
             s = (lead + pos) & 3
             h = holding[s]
-            found = judge_play(rules, trump, t + 1, trick[:pos], c, h, broken)
-            if found is not None:
-                rule, proof = found
-                evidence = evidence_texts(proof & h, played_at[s])
-                name = names[s] if names else f"seat {s}"
-                outcome.violations.append(Violation(t + 1, s, str(Card(c)), rule,
-                                                    describe(rule, name, c, t + 1, evidence),
-                                                    evidence))
+            v = None
+            if pos == 0:
+                if self.lead_rules:
+                    v = judge_play(rules, trump, t + 1, [], c, h, broken)
+            elif SUIT_OF[c] == ls:
+                if h & follow:
+                    v = judge_play(rules, trump, t + 1, trick[:pos], c, h, broken)
+            elif h & lmask:
+                v = ("follow-suit", h & lmask)
+            elif self.void_rules:
+                v = judge_play(rules, trump, t + 1, trick[:pos], c, h, broken)
+            if v is not None:
+                found.append((t, s, c, v[0], v[1] & h))
             holding[s] = h & ~BIT[c]
-        broken |= BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
-    return outcome
+        self.broken = broken | BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
+
+
+def _check_cards(trick: list[int], seat: int, played: int, deal: list[int] | None, fld: str,
+                 t: int, names: list[str] | None) -> None:
+    """The slow path: say which card of the trick is played twice or was not dealt."""
+    for pos in range(4):
+        c = trick[pos]
+        b = BIT[c]
+        s = (seat + pos) & 3
+        if played & b:
+            raise InputError(f"{fld}[{t}][{pos}]", f"{Card(c)} is played twice", "card-twice")
+        if deal is not None and not deal[s] & b:
+            raise InputError(f"{fld}[{t}][{pos}]",
+                             f"{Card(c)} is not in the hand dealt to seat {s}"
+                             + (f" ({names[s]})" if names else ""), "card-not-held")
+        played |= b
+
+
+def _played_at(tricks: list[list[int]], leaders: list[int], seat: int) -> dict[int, int]:
+    """Card -> the trick (1-based) where ``seat`` played it."""
+    out = {}
+    for t, trick in enumerate(tricks):
+        out[trick[(seat - leaders[t]) & 3]] = t + 1
+    return out
 
 
 def suit_symbol(suit: int) -> str:

@@ -91,13 +91,39 @@ def parse_card(value: object, fld: str, deck: int, deck_size: int) -> int:
     return int(card)
 
 
+def _codes() -> dict[str, int]:
+    """Every spelling in any letter case -> card number (the fast path of parsing)."""
+    table: dict[str, int] = {}
+    for text, card in CARD_BY_TEXT.items():
+        variants = {""}
+        for ch in text:
+            variants = {v + x for v in variants for x in {ch, ch.lower()}}
+        for v in variants:
+            table[v] = int(card)
+    return table
+
+
+CARD_CODES = _codes()
+#: Canonical text of each card number.
+CANON: tuple[str, ...] = tuple(str(c) for c in ALL_CARDS)
+
+
 def parse_cards(value: object, fld: str, deck: int, deck_size: int) -> list[int]:
+    """A list of card texts -> card numbers; the first bad one raises naming ``fld[k]``."""
     items = need_list(value, fld, "a list of cards")
-    return [parse_card(v, f"{fld}[{k}]", deck, deck_size) for k, v in enumerate(items)]
+    try:
+        cards = [CARD_CODES[x] for x in items]
+    except (KeyError, TypeError):
+        return [parse_card(v, f"{fld}[{k}]", deck, deck_size) for k, v in enumerate(items)]
+    if deck_size != 52:
+        for k, c in enumerate(cards):
+            if not deck & BIT[c]:
+                parse_card(items[k], f"{fld}[{k}]", deck, deck_size)
+    return cards
 
 
 def card_text(card: int) -> str:
-    return str(ALL_CARDS[card])
+    return CANON[card]
 
 
 def parse_suit(value: object, fld: str) -> int:

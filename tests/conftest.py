@@ -1,0 +1,143 @@
+"""Fixtures for the web app: app, client, runner, session and make_game.
+
+Database tests run on SQLite and on PostgreSQL (`database_url` is parametrized). The
+PostgreSQL run creates its own uniquely named database on 127.0.0.1:5432 and drops it at
+the end; when the server is unreachable those tests are skipped with the reason, except
+under CI=true, where they fail.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+RECORDS = REPO / "tests" / "data" / "records"
+PG_DSN = os.environ.get("KINGSHEET_TEST_PG", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
+PLAYERS = ["Ana", "Beto", "Carla", "Dani"]
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def load_record(name: str) -> dict[str, Any]:
+    return json.loads((RECORDS / name).read_text())
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A fresh PostgreSQL database for this test session (dropped at the end)."""
+    psycopg = pytest.importorskip("psycopg")
+    try:
+        admin = psycopg.connect(PG_DSN, connect_timeout=3, autocommit=True)
+    except Exception as e:  # noqa: BLE001 - any connection failure means "unreachable"
+        reason = f"PostgreSQL unreachable at {PG_DSN!r}: {e}"
+        if in_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
+    name = f"kingsheet_test_{uuid.uuid4().hex[:12]}"
+    admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'kingsheet.sqlite'}"
+    return str(request.getfixturevalue("pg_server"))
+
+
+def _empty_tables(app: Any) -> None:
+    from sqlalchemy import text
+
+    from app.db import get_db
+
+    engine = get_db(app).engine
+    if engine.dialect.name == "postgresql":
+        with engine.begin() as conn:
+            conn.execute(text("TRUNCATE audit_entry, seat, game, player RESTART IDENTITY CASCADE"))
+
+
+def make_app(database_url: str, **config: Any) -> Any:
+    from app import create_app
+
+    settings = {"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret",
+                "WTF_CSRF_ENABLED": False}
+    settings.update(config)
+    return create_app(settings)
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[Any]:
+    from app.db import get_db
+
+    application = make_app(database_url)
+    _empty_tables(application)
+    yield application
+    _empty_tables(application)
+    get_db(application).dispose()
+
+
+@pytest.fixture
+def csrf_app(database_url: str) -> Iterator[Any]:
+    """The app as it runs for real: CSRF checked on every form."""
+    from app.db import get_db
+
+    application = make_app(database_url, WTF_CSRF_ENABLED=True)
+    _empty_tables(application)
+    yield application
+    _empty_tables(application)
+    get_db(application).dispose()
+
+
+@pytest.fixture
+def client(app: Any) -> Any:
+    c = app.test_client()
+    c.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return c
+
+
+@pytest.fixture
+def runner(app: Any) -> Any:
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def session(app: Any) -> Iterator[Any]:
+    from app.db import get_session
+
+    with app.app_context():
+        yield get_session()
+
+
+def base_record(profile: str = "fiestas", **overrides: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {"format": "kingsheet/1", "profile": profile, "players": list(PLAYERS)}
+    record["first_chooser" if profile == "rifki" else "first_dealer"] = 0
+    record["hands"] = []
+    record.update(copy.deepcopy(overrides))
+    return record
+
+
+@pytest.fixture
+def make_game(app: Any) -> Any:
+    """make_game(profile="fiestas", hands=[...], **record_keys) -> game id."""
+    from app.db import get_session
+    from app.services.games import import_game
+
+    def make(profile: str = "fiestas", record: dict[str, Any] | None = None, **overrides: Any) -> int:
+        data = copy.deepcopy(record) if record is not None else base_record(profile, **overrides)
+        with app.app_context():
+            return int(import_game(get_session(), data, who="test").id)
+
+    return make

@@ -1,0 +1,64 @@
+"""The application factory and its wiring."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO, make_app
+
+
+def test_folders_beside_app(app):
+    assert Path(app.template_folder).resolve() == (REPO / "templates").resolve() or \
+        Path(app.root_path, app.template_folder).resolve() == (REPO / "templates").resolve()
+    assert Path(app.static_folder).resolve() == (REPO / "static").resolve()
+
+
+def test_testing_config(app):
+    assert app.testing
+    assert app.config["BABEL_DEFAULT_LOCALE"] == "es"
+
+
+def test_postgres_urls_use_psycopg3(tmp_path):
+    from app.config import normalize_database_url
+
+    assert normalize_database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_database_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_database_url("sqlite:///x") == "sqlite:///x"
+
+
+def test_database_url_from_environment(tmp_path, monkeypatch):
+    from app.db import get_db
+
+    url = f"sqlite:///{tmp_path / 'env.sqlite'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    from app import create_app
+
+    application = create_app({"TESTING": True, "SECRET_KEY": "x"})
+    try:
+        assert application.config["DATABASE_URL"] == url
+        assert (tmp_path / "env.sqlite").exists()  # created and migrated on start
+    finally:
+        get_db(application).dispose()
+
+
+def test_package_import_does_not_load_flask():
+    code = ("import sys, app, app.rules, app.rules.game; "
+            "assert 'flask' not in sys.modules and 'sqlalchemy' not in sys.modules, sorted(sys.modules)")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
+
+
+def test_translations_compile_from_po(tmp_path):
+    from app.i18n import TRANSLATIONS_DIR
+
+    assert (TRANSLATIONS_DIR / "es" / "LC_MESSAGES" / "messages.po").exists()
+    assert (TRANSLATIONS_DIR / "es" / "LC_MESSAGES" / "messages.mo").exists()
+
+
+def test_make_app_twice_is_idempotent(database_url):
+    from app.db import get_db
+
+    first = make_app(database_url)
+    second = make_app(database_url)  # migrations already at head: nothing to do
+    get_db(first).dispose()
+    get_db(second).dispose()

@@ -1,0 +1,42 @@
+"""Small helpers for driving the pages with the test client."""
+from __future__ import annotations
+
+import io
+import json
+import re
+from typing import Any
+
+
+def csrf_from(html: str) -> str:
+    m = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html) or \
+        re.search(r'name="csrf_token" value="([^"]+)"', html) or \
+        re.search(r'<meta name="csrf-token" content="([^"]+)"', html)
+    assert m, "no CSRF token in the page"
+    return m.group(1)
+
+
+def version_of(client: Any, game_id: int) -> int:
+    return int(client.get(f"/api/v1/games/{game_id}").get_json()["version"])
+
+
+def record_of(client: Any, game_id: int) -> dict[str, Any]:
+    return json.loads(client.get(f"/games/{game_id}/record.json").data)
+
+
+def upload(record: Any) -> dict[str, Any]:
+    raw = record if isinstance(record, bytes) else json.dumps(record).encode()
+    return {"record": (io.BytesIO(raw), "game.json")}
+
+
+def counts_form(counts: dict[str, Any], version: int, **extra: Any) -> dict[str, str]:
+    data = {"version": str(version)}
+    for key, value in counts.items():
+        if key == "kh":
+            data["kh"] = str(value)
+        elif key == "last_two":
+            data["last_two_0"], data["last_two_1"] = str(value[0]), str(value[1])
+        else:
+            for s, n in enumerate(value):
+                data[f"{key}_{s}"] = str(n)
+    data.update({k: str(v) for k, v in extra.items()})
+    return data
