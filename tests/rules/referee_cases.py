@@ -134,6 +134,12 @@ for con in ["no-king", "eralash", "plus-king", "plus-eralash"]:
     CASES.append(C(f"kh-discard-ru32-{con}-keep-kh", "ru32", con, None, (1, 1),
                    good="7C", fixed={0: "7S", 1: "KH 7C 8C"}, voids={1: "S"},
                    plays=lead1("7S"), options={"keep_kh": "on"}))
+# "When hearts are led the player follows normally and may play any heart."
+for con in ["no-king", "eralash"]:
+    CASES.append(C(f"kh-discard-ru32-{con}-hearts-led-any-heart", "ru32", con, None, (6, 1),
+                   good="TH", fixed={0: "AS KS AD KD AC 7H 8H 9H", 1: "7S 8S 7D 8D 7C 8C KH TH"},
+                   plays={(1, 0): "AS", (2, 0): "KS", (3, 0): "AD", (4, 0): "KD", (5, 0): "AC",
+                          (6, 0): "7H"}))
 for con in ["no-hearts", "no-tricks", "plus-girls"]:
     CASES.append(C(f"kh-discard-not-in-ru32-{con}", "ru32", con, None, (1, 1), good="7C",
                    fixed={0: "7S", 1: "KH 7C 8C"}, voids={1: "S"}, plays=lead1("7S")))

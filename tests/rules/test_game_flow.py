@@ -52,6 +52,10 @@ SALES = [
     ("fiestas", ["0:pass", "1:+7", "2:pass", "owner:eight-or-nulos", "1:+8"], "trump", 1, 200),
     ("fiestas", ["0:pass", "1:pass", "2:+1", "owner:accept"], "trump", 2, 25),
     ("subastas", ["0:+3", "1:+8"], "trump", 1, 200),
+    ("fiestas", ["0:+5", "1:pass", "2:pass", "owner:too-little", "0:+8", "owner:accept"], "trump", 0, 200),
+    ("fiestas", ["0:+5", "1:pass", "2:pass", "owner:too-little", "0:+6", "owner:eight-or-nulos",
+                 "0:+8"], "trump", 0, 200),
+    ("subastas", ["0:-2", "1:pass", "2:pass", "owner:eight-or-nulos", "0:+8"], "trump", 0, 200),
     ("subastas", ["0:+5", "1:pass", "2:pass", "owner:too-little", "0:+8"], "trump", 0, 200),
     ("subastas", ["0:+2", "1:pass", "2:pass", "owner:eight-or-nulos", "0:+8"], "trump", 0, 200),
     ("subastas", ["0:+3", "1:-1", "2:pass", "0:pass", "owner:accept"], "nulos", 1, 75),
@@ -166,6 +170,10 @@ BAD_AUCTIONS = [
     ("fiestas", ["0:+2", "1:pass", "2:pass", "0:refuse"], 3),
     ("fiestas", ["4:+2"], 0),
     ("fiestas", ["0+2"], 0),
+    ("fiestas", ["0:-2", "1:pass", "2:pass", "owner:eight-or-nulos"], 3),     # only at +6/+7
+    ("fiestas", ["0:+5", "1:pass", "2:pass", "owner:eight-or-nulos"], 3),
+    ("fiestas", ["0:+6", "1:pass", "2:pass", "owner:eight-or-nulos", "0:+8", "owner:accept"], 5),
+    ("fiestas", ["0:+6", "1:pass", "2:pass", "owner:eight-or-nulos", "1:+8"], 4),
     ("subastas", ["0:+3", "1:+8", "2:pass"], 2),              # +8 ends the auction at once
     ("subastas", ["0:+8", "1:+8"], 1),                         # no one may match +8
     ("subastas", ["0:-3"], 0),
@@ -179,6 +187,16 @@ BAD_AUCTIONS = [
 def test_illegal_call_is_rejected_at_its_index(profile, auction, index):
     err = rejected7(profile, auction)
     assert err.field.startswith(f"hands[6].auction[{index}]"), str(err)
+
+
+@pytest.mark.parametrize("profile,auction", [
+    ("fiestas", ["0:+5", "1:pass", "2:pass"]),
+    ("fiestas", ["0:+5", "1:pass"]),
+    ("fiestas", ["0:+5", "1:pass", "2:pass", "owner:too-little"]),
+    ("subastas", ["0:+6", "1:pass", "2:pass", "owner:eight-or-nulos"]),
+])
+def test_unfinished_auction_is_an_error(profile, auction):
+    assert rejected7(profile, auction).field.startswith("hands[6].auction")
 
 
 def test_auction_outside_fiesta_hand_is_an_error():
