@@ -7,6 +7,8 @@ field. Scores are never read from the record: they are computed here, every time
 from __future__ import annotations
 
 import datetime
+from functools import reduce
+from operator import or_
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +21,7 @@ from app.rules.profiles import (COUNT_ELEMENTS, RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER
                                 RIFKI_PENALTIES, RIFKI_QUOTA, Contract, Options, Profile,
                                 get_profile)
 from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_KEYS,
-                              CANON, CARD_CODES, card_text, check_keys, need_dict, need_int, need_list, need_seat,
+                              CANON, CARD_BITS, CARD_CODES, card_text, check_keys, need_dict, need_int, need_list, need_seat,
                               need_str, parse_card, parse_cards, parse_suit, suit_text, type_name)
 from app.rules.schedule import Slot, slot_for
 
@@ -70,7 +72,7 @@ class HandResult:
     early_end_reason: str | None = None
     captured_masks: list[int] | None = None   # scoring cards each seat took (bit sets)
     deal_masks: list[int] | None = None
-    deal_order: list[list[int]] | None = None  # the deal as entered (card numbers)
+    deal_order: list[list[str]] | None = None  # the deal as entered (checked card texts)
     entry: Any = None                          # the canonical counts / captures entry
     made_king: bool = False
     violations: list[Violation] = field(default_factory=list)
@@ -90,7 +92,7 @@ class HandResult:
     def deal(self) -> list[list[str]] | None:
         if self.deal_order is None:
             return None
-        return [[CANON[c] for c in cards] for cards in self.deal_order]
+        return [[CANON[CARD_CODES[c]] for c in cards] for cards in self.deal_order]
 
     @property
     def check(self) -> int:
@@ -612,25 +614,21 @@ class GameBuilder:
             if len(lists) != 4:
                 raise InputError(fd, f"has one list per seat: 4, not {len(lists)}", "length")
             deal = []
-            deal_order = []
             seen = 0
+            bits = CARD_BITS
             for s, items in enumerate(lists):
-                cards = parse_cards(items, f"{fd}[{s}]", deck, size)
-                if len(cards) != n_tricks:
-                    raise InputError(f"{fd}[{s}]", f"{self.who(s)} was dealt {n_tricks} cards, "
-                                     f"not {len(cards)}", "length")
-                m = 0
-                for c in cards:
-                    m |= BIT[c]
-                if seen & m or m.bit_count() != n_tricks:
-                    for k, c in enumerate(cards):
-                        if seen & BIT[c]:
-                            raise InputError(f"{fd}[{s}][{k}]", f"{CANON[c]} is dealt twice",
-                                             "card-twice")
-                        seen |= BIT[c]
+                try:
+                    m = reduce(or_, map(bits.__getitem__, items), 0)
+                    ok = type(items) is list and len(items) == n_tricks \
+                        and m.bit_count() == n_tricks and not seen & m \
+                        and (size == 52 or not m & ~deck)
+                except (KeyError, TypeError):
+                    ok = False
+                if not ok:
+                    self._deal_defect(items, f"{fd}[{s}]", s, seen)
                 seen |= m
                 deal.append(m)
-                deal_order.append(cards)
+            deal_order = lists
         assert leader is not None
         rules = self.rules_cache.get(contract.id)
         if rules is None:
@@ -664,6 +662,19 @@ class GameBuilder:
         result.deal_masks = deal
         result.deal_order = deal_order
         result.violations = outcome.violations
+
+    def _deal_defect(self, items: object, fld: str, seat: int, seen: int) -> None:
+        """Names what is wrong with one seat's dealt cards (the slow path)."""
+        profile = self.profile
+        cards = parse_cards(items, fld, profile.deck, profile.deck_size)
+        if len(cards) != profile.n_tricks:
+            raise InputError(fld, f"{self.who(seat)} was dealt {profile.n_tricks} cards, "
+                             f"not {len(cards)}", "length")
+        for k, c in enumerate(cards):
+            if seen & BIT[c]:
+                raise InputError(f"{fld}[{k}]", f"{CANON[c]} is dealt twice", "card-twice")
+            seen |= BIT[c]
+        raise AssertionError("unreachable: the deal reads")  # pragma: no cover
 
     def _ruling(self, value: object, contract: Contract, fld: str) -> Ruling:
         data = need_dict(value, fld)
@@ -770,11 +781,11 @@ def _parse_tricks(raw: list[Any], fld: str, deck: int, size: int) -> list[list[i
     """The tricks as card numbers: one pass when every card reads, the slow path names it."""
     codes = CARD_CODES
     try:
-        if all(type(t) is list and len(t) == 4 for t in raw):
+        if set(map(type, raw)) <= {list}:
             tricks = [[codes[a], codes[b], codes[c], codes[d]] for a, b, c, d in raw]
             if size == 52:
                 return tricks
-    except (KeyError, TypeError):
+    except (KeyError, TypeError, ValueError):
         pass
     out = []
     for t, trick in enumerate(raw):

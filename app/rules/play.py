@@ -264,12 +264,10 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
     winners: list[int] = []
     leaders: list[int] = []
     captured = [0, 0, 0, 0]
-    tricks_won = [0, 0, 0, 0]
-    last_two = [0, 0, 0, 0]
     seen = [0, 0, 0, 0]              # cards each seat played
     found: list[tuple[int, int, int, str, int]] = []
     referee = _Referee(rules, trump, found)
-    holding = list(deal) if deal is not None else None
+    holding = deal
     lead_mask = referee.lead_mask
     void_mask = referee.void_mask
     follow_mask = referee.follow_mask
@@ -277,12 +275,17 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
     played = 0
     over = False
     seat = leader
-    last_start = n_tricks - 2
+    if len(tricks) > n_tricks:
+        # an early end before the last trick is reported where it happens, below
+        early_end = _early_end(tricks, leader, trump, scoring) if early else None
+        t = early_end if early_end is not None else n_tricks
+        why = "the hand ended early" if early_end is not None else "the hand has no more tricks"
+        raise InputError(f"{fld}[{t}]", f"trick {t + 1} comes after the end of the hand "
+                         f"({why})", "hand-over")
     for t, trick in enumerate(tricks):
-        if over or t >= n_tricks:
-            why = "the hand ended early" if over and t < n_tricks else "the hand has no more tricks"
+        if over:
             raise InputError(f"{fld}[{t}]", f"trick {t + 1} comes after the end of the hand "
-                             f"({why})", "hand-over")
+                             "(the hand ended early)", "hand-over")
         leaders.append(seat)
         a, b, c, d = trick
         s1, s2, s3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
@@ -290,22 +293,18 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
         sa, sb, sc, sd = SUIT_OF[a], SUIT_OF[b], SUIT_OF[c], SUIT_OF[d]
         mask = ba | bb | bc | bd
         if holding is not None:
-            h0, h1, h2, h3 = holding[seat], holding[s1], holding[s2], holding[s3]
+            # A seat's cards before this trick: its deal less what has been played.
             if played & mask or mask.bit_count() != 4 or not (
-                    h0 & ba and h1 & bb and h2 & bc and h3 & bd):
+                    holding[seat] & ba and holding[s1] & bb and holding[s2] & bc
+                    and holding[s3] & bd):
                 _check_cards(trick, seat, played, holding, fld, t, names)
             lmask = SUIT_MASK[sa]
             fm = lmask & (-1 if fiesta_trump and sa == trump else follow_mask)
             vm = lmask | void_mask
-            if ba & lead_mask or h1 & (fm if sb == sa else vm) or h2 & (
-                    fm if sc == sa else vm) or h3 & (fm if sd == sa else vm):
-                referee.trick(t, trick, seat, holding)
-            else:                       # everyone followed; no rule concerns these plays
-                holding[seat] = h0 & ~ba
-                holding[s1] = h1 & ~bb
-                holding[s2] = h2 & ~bc
-                holding[s3] = h3 & ~bd
-                referee.broken |= mask
+            if ba & lead_mask or holding[s1] & ~played & (fm if sb == sa else vm) or (
+                    holding[s2] & ~played & (fm if sc == sa else vm)) or (
+                    holding[s3] & ~played & (fm if sd == sa else vm)):
+                referee.trick(t, trick, seat, holding, played)
         else:
             if played & mask or mask.bit_count() != 4:
                 _check_cards(trick, seat, played, None, fld, t, names)
@@ -331,23 +330,25 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
                 pos = 3
         elif sd == trump:
             pos = 3
-        w = (seat + pos) & 3
-        winners.append(w)
-        captured[w] |= mask
-        tricks_won[w] += 1
-        if t >= last_start:
-            last_two[w] += 1
+        seat = (seat + pos) & 3
+        winners.append(seat)
+        captured[seat] |= mask
         if early and played & scoring == scoring:
             over = True
-        seat = w
+    tricks_won = [winners.count(0), winners.count(1), winners.count(2), winners.count(3)]
+    last_two = [0, 0, 0, 0]
+    if len(winners) == n_tricks:
+        last_two[winners[-1]] += 1
+        last_two[winners[-2]] += 1
     if len(tricks) < n_tricks and not over:
         raise InputError(fld, f"{len(tricks)} tricks entered; the hand is not over until "
                          f"trick {n_tricks}" + (" or the last scoring card" if early else ""),
                          "hand-unfinished")
     if holding is None:                 # without the deal: what later plays prove
-        referee.broken = 0
+        before = 0
         for t, trick in enumerate(tricks):
-            referee.trick(t, trick, leaders[t], seen)
+            referee.trick(t, trick, leaders[t], seen, before)
+            before |= BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
     outcome = PlayOutcome(winners, leaders, captured, tricks_won, last_two,
                           over and len(tricks) < n_tricks)
     for t, s, c, rule, proof in found:
@@ -365,7 +366,7 @@ class _Referee:
     the cheap cases (a card of the led suit with no follow rule, a revoke) are decided here.
     """
 
-    __slots__ = ("rules", "trump", "found", "broken", "lead_rules", "follow_mask",
+    __slots__ = ("rules", "trump", "found", "lead_rules", "follow_mask",
                  "fiesta_trump", "void_rules", "lead_mask", "void_mask")
 
     def __init__(self, rules: PlayRules, trump: int,
@@ -373,7 +374,6 @@ class _Referee:
         self.rules = rules
         self.trump = trump
         self.found = found
-        self.broken = 0
         self.lead_rules = rules.hearts_lead or rules.kh_lead or rules.trump_lead
         # a follower holding none of these cards of the led suit breaks no follow rule
         self.follow_mask = -1 if rules.must_overtake else (
@@ -393,30 +393,29 @@ class _Referee:
                           | (trumps if rules.trump_mode else 0)
                           | rules.penalty_mask)
 
-    def trick(self, t: int, trick: list[int], lead: int, holding: list[int]) -> None:
-        rules, trump, broken, found = self.rules, self.trump, self.broken, self.found
+    def trick(self, t: int, trick: list[int], lead: int, cards: list[int], before: int) -> None:
+        """Judges one trick; ``cards[s] & ~before`` is what seat s holds as it begins."""
+        rules, trump, found = self.rules, self.trump, self.found
         ls = SUIT_OF[trick[0]]
         lmask = SUIT_MASK[ls]
         follow = lmask & (-1 if self.fiesta_trump and ls == trump else self.follow_mask)
         for pos in range(4):
             c = trick[pos]
             s = (lead + pos) & 3
-            h = holding[s]
+            h = cards[s] & ~before
             v = None
             if pos == 0:
                 if self.lead_rules:
-                    v = judge_play(rules, trump, t + 1, [], c, h, broken)
+                    v = judge_play(rules, trump, t + 1, [], c, h, before)
             elif SUIT_OF[c] == ls:
                 if h & follow:
-                    v = judge_play(rules, trump, t + 1, trick[:pos], c, h, broken)
+                    v = judge_play(rules, trump, t + 1, trick[:pos], c, h, before)
             elif h & lmask:
                 v = ("follow-suit", h & lmask)
             elif self.void_rules:
-                v = judge_play(rules, trump, t + 1, trick[:pos], c, h, broken)
+                v = judge_play(rules, trump, t + 1, trick[:pos], c, h, before)
             if v is not None:
                 found.append((t, s, c, v[0], v[1] & h))
-            holding[s] = h & ~BIT[c]
-        self.broken = broken | BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
 
 
 def _check_cards(trick: list[int], seat: int, played: int, deal: list[int] | None, fld: str,
@@ -433,6 +432,17 @@ def _check_cards(trick: list[int], seat: int, played: int, deal: list[int] | Non
                              f"{Card(c)} is not in the hand dealt to seat {s}"
                              + (f" ({names[s]})" if names else ""), "card-not-held")
         played |= b
+
+
+def _early_end(tricks: list[list[int]], leader: int, trump: int, scoring: int) -> int | None:
+    """The index of the trick after which every scoring card is taken, if before the last."""
+    taken = 0
+    for t, trick in enumerate(tricks[:-1]):
+        for c in trick:
+            taken |= BIT[c]
+        if taken & scoring == scoring:
+            return t + 1
+    return None
 
 
 def _played_at(tricks: list[list[int]], leaders: list[int], seat: int) -> dict[int, int]:

@@ -83,9 +83,7 @@ def parse_card(value: object, fld: str, deck: int, deck_size: int) -> int:
         raise InputError(fld, f'a card is text like "QH", not {type_name(value)}', "type")
     card = CARD_BY_TEXT.get(value.upper())
     if card is None:
-        card = CARD_BY_TEXT.get(value.strip().upper())
-        if card is None:
-            raise InputError(fld, f'"{value}" is not a card', "card")
+        raise InputError(fld, f'"{value}" is not a card', "card")
     if not deck & BIT[card]:
         raise InputError(fld, f'"{value}" is not in the {deck_size}-card deck', "card")
     return int(card)
@@ -104,6 +102,8 @@ def _codes() -> dict[str, int]:
 
 
 CARD_CODES = _codes()
+#: Every spelling -> the card's bit (for building bit sets in one pass).
+CARD_BITS: dict[str, int] = {text: 1 << card for text, card in CARD_CODES.items()}
 #: Canonical text of each card number.
 CANON: tuple[str, ...] = tuple(str(c) for c in ALL_CARDS)
 
