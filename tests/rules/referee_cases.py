@@ -190,6 +190,11 @@ for prof in ["fiestas", "subastas"]:
                    trump="H", good="9H", bad="3H", fixed={0: "5H", 1: "9H 3H"}, plays=lead1("5H")))
     CASES.append(C(f"must-head-trump-{prof}-cannot-beat", prof, "trump", None, (1, 1),
                    trump="H", good="3H", fixed={0: "AH", 1: "4H 3H"}, plays=lead1("AH")))
+# a void player's discard in between changes nothing: trumps were led, 5♥ is the highest
+for prof in ["fiestas", "subastas"]:
+    CASES.append(C(f"must-head-trump-{prof}-after-a-discard", prof, "trump", "must-head-trump",
+                   (1, 2), trump="H", good="9H", bad="3H", fixed={0: "5H", 1: "2C", 2: "9H 3H"},
+                   voids={1: "H"}, plays={(1, 0): "5H", (1, 1): "2C"}))
 CASES.append(C("must-head-trump-not-in-rifki-koz", "rifki", "koz", None, (1, 1),
                trump="H", good="3H", fixed={0: "5H", 1: "9H 3H"}, plays=lead1("5H")))
 CASES.append(C("must-head-trump-not-on-side-suit-fiestas", "fiestas", "trump", None, (1, 1),
