@@ -124,7 +124,7 @@ def judge_play(r: PlayRules, trump: int, trick_no: int, trick: list[int], card: 
         if cs != led_suit:
             return "follow-suit", same
         if r.trump_mode == TRUMP_FIESTA and led_suit == trump:
-            above = same & ABOVE[max(trick)]
+            above = same & ABOVE[max(c for c in trick if SUIT_OF[c] == trump)]
             if above and not cbit & above:
                 return "must-head-trump", above
             return None
@@ -394,7 +394,13 @@ class _Referee:
                           | rules.penalty_mask)
 
     def trick(self, t: int, trick: list[int], lead: int, cards: list[int], before: int) -> None:
-        """Judges one trick; ``cards[s] & ~before`` is what seat s holds as it begins."""
+        """Judges one trick; ``cards[s] & ~before`` is what seat s holds as it begins.
+
+        Without the deal ``cards`` are the cards each seat is seen to play, and the rules are
+        applied to that known holding (RULES.md §4): a seat that never shows a card of the
+        led suit is judged as void in it. Its play is then proven illegal either way; when
+        a revoke stays hidden the rule reported is the void rule the known cards prove.
+        """
         rules, trump, found = self.rules, self.trump, self.found
         ls = SUIT_OF[trick[0]]
         lmask = SUIT_MASK[ls]

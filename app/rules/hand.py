@@ -1,0 +1,205 @@
+"""One hand played card by card: the state machine behind trick-by-trick entry.
+
+``HandState`` answers what the table needs between taps -- whose turn, which cards are
+legal and why not, who won each trick, what each seat has taken and scored so far, whether
+the hand is over -- and records every card the table actually played, legal or not
+(RULES.md §3: the referee reports, it does not refuse). The triad of STYLE.md:
+:meth:`HandState.why_illegal` names the rule a card would break, :meth:`can_play` answers
+yes or no, :meth:`play` applies it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.cards import BIT, CARD_BY_TEXT, SUIT_OF, Card, cards_of
+from app.rules.errors import InputError
+from app.rules.play import Violation, describe, evidence_texts, judge_play, play_rules
+from app.rules.profiles import Options, get_profile
+from app.rules.record import parse_suit
+
+
+class HandState:
+    def __init__(self, profile_id: str, options: dict[str, str] | Options | None,
+                 contract_id: str, trump: str | None, leader: int,
+                 deal: list[list[str]] | None = None,
+                 names: list[str] | None = None) -> None:
+        self.profile = get_profile(profile_id)
+        self.options = options if isinstance(options, Options) else \
+            self.profile.parse_options(options or {})
+        contract = self.profile.contracts.get(contract_id)
+        if contract is None or not contract.played:
+            raise InputError("contract", f"{contract_id!r} is not a played contract of "
+                             f"{self.profile.id}", "contract")
+        self.contract = contract
+        self.trump = parse_suit(trump, "trump") if contract.trump_game else -1
+        self.rules = play_rules(self.profile, self.options, contract)
+        self.leader = leader
+        self.names = names or [f"seat {s}" for s in range(4)]
+        self.deal: list[int] | None = None
+        if deal is not None:
+            self.deal = [sum(BIT[_card(c)] for c in cards) for cards in deal]
+        self.plays: list[int] = []
+
+    # --- derived state (replayed from the plays; a hand has at most 52) --------------------
+    def _walk(self) -> dict[str, Any]:
+        n = self.profile.n_tricks
+        seat = self.leader
+        tricks: list[list[int]] = []
+        leaders: list[int] = []
+        winners: list[int] = []
+        captured = [0, 0, 0, 0]
+        played = 0
+        over = False
+        cur: list[int] = []
+        for c in self.plays:
+            if not cur:
+                leaders.append(seat)
+            cur.append(c)
+            played |= BIT[c]
+            if len(cur) == 4:
+                pos = _winner(cur, self.trump)
+                seat = (leaders[-1] + pos) & 3
+                winners.append(seat)
+                for x in cur:
+                    captured[seat] |= BIT[x]
+                tricks.append(cur)
+                cur = []
+                s = self.contract.scoring_mask
+                if len(tricks) == n or (self.contract.ends_early and played & s == s):
+                    over = True
+        return {"tricks": tricks, "leaders": leaders, "winners": winners, "current": cur,
+                "captured": captured, "played": played, "over": over,
+                "to_play": None if over else (leaders[-1] + len(cur)) & 3 if cur else seat}
+
+    @property
+    def over(self) -> bool:
+        return bool(self._walk()["over"])
+
+    @property
+    def to_play(self) -> int | None:
+        return self._walk()["to_play"]  # type: ignore[no-any-return]
+
+    @property
+    def trick_no(self) -> int:
+        return len(self.plays) // 4 + 1
+
+    def holding(self, seat: int) -> int | None:
+        """The seat's cards now (with the deal), as a bit set; None without the deal."""
+        if self.deal is None:
+            return None
+        return self.deal[seat] & ~self._walk()["played"]
+
+    def why_illegal(self, card: str | int) -> Violation | None:
+        """The rule this card would break if the seat to play played it (deal known)."""
+        c = _card(card)
+        w = self._walk()
+        seat = w["to_play"]
+        if seat is None or self.deal is None:
+            return None
+        h = self.deal[seat] & ~w["played"]
+        if not h & BIT[c]:
+            return None
+        before = w["played"] & ~sum(BIT[x] for x in w["current"])
+        found = judge_play(self.rules, self.trump, len(w["tricks"]) + 1, w["current"], c, h,
+                           before)
+        if found is None:
+            return None
+        rule, proof = found
+        evidence = evidence_texts(proof & h, {})
+        return Violation(len(w["tricks"]) + 1, seat, str(Card(c)), rule,
+                         describe(rule, self.names[seat], c, len(w["tricks"]) + 1, evidence),
+                         evidence)
+
+    def can_play(self, card: str | int) -> bool:
+        return self.why_illegal(card) is None
+
+    def legal_cards(self) -> list[str]:
+        seat = self.to_play
+        if seat is None or self.deal is None:
+            return []
+        h = self.holding(seat) or 0
+        return [str(c) for c in cards_of(h) if self.why_illegal(int(c)) is None]
+
+    def play(self, card: str | int) -> Violation | None:
+        """Records the card (even an illegal one) and returns the rule it broke, if any."""
+        c = _card(card)
+        w = self._walk()
+        seat = w["to_play"]
+        if seat is None:
+            raise InputError("card", "the hand is over", "hand-over")
+        if w["played"] & BIT[c]:
+            raise InputError("card", f"{Card(c)} has already been played", "card-twice")
+        if self.deal is not None and not self.deal[seat] & BIT[c]:
+            raise InputError("card", f"{Card(c)} is not in {self.names[seat]}'s hand",
+                             "card-not-held")
+        if not self.profile.deck & BIT[c]:
+            raise InputError("card", f"{Card(c)} is not in the {self.profile.deck_size}-card "
+                             "deck", "card")
+        violation = self.why_illegal(c)
+        self.plays.append(c)
+        return violation
+
+    def undo(self) -> None:
+        if self.plays:
+            self.plays.pop()
+
+    def undo_trick(self) -> None:
+        """Takes back the cards of the current trick, or the whole last trick."""
+        if not self.plays:
+            return
+        k = len(self.plays) % 4 or 4
+        del self.plays[-k:]
+
+    def tricks(self) -> list[list[str]]:
+        """The tricks as entered so far, the incomplete one last (for the record)."""
+        out = [[str(Card(c)) for c in t] for t in self._walk()["tricks"]]
+        cur = self._walk()["current"]
+        return out + ([[str(Card(c)) for c in cur]] if cur else [])
+
+    def summary(self) -> dict[str, Any]:
+        """What the page shows: turn, trick winners, captures and running points."""
+        w = self._walk()
+        contract = self.contract
+        counts: dict[str, list[int]] = {}
+        from app.rules.game import _ELEMENT_MASKS  # the one definition of the elements
+        caps = w["captured"]
+        for element, mask in _ELEMENT_MASKS:
+            if contract.values.get(element):
+                counts[element] = [(m & mask).bit_count() for m in caps]
+        if contract.values.get("kh"):
+            counts["kh"] = [1 if m & BIT[_card("KH")] else 0 for m in caps]
+        if contract.values.get("tricks"):
+            counts["tricks"] = [w["winners"].count(s) for s in range(4)]
+        if contract.values.get("last_two"):
+            n = self.profile.n_tricks
+            last = w["winners"][n - 2:] if len(w["winners"]) > n - 2 else []
+            counts["last_two"] = [last.count(s) for s in range(4)]
+        points = [contract.base] * 4
+        for element, value in contract.values.items():
+            for s in range(4):
+                points[s] += value * counts.get(element, [0, 0, 0, 0])[s]
+        return {
+            "to_play": w["to_play"], "over": w["over"], "trick_no": len(w["tricks"]) + 1,
+            "current": [str(Card(c)) for c in w["current"]],
+            "leaders": w["leaders"], "winners": w["winners"],
+            "captured": [[str(c) for c in cards_of(m & contract.scoring_mask)] for m in caps],
+            "points": points,
+            "ended_early": w["over"] and len(w["tricks"]) < self.profile.n_tricks,
+        }
+
+
+def _card(card: str | int) -> int:
+    if isinstance(card, int):
+        return int(card)
+    c = CARD_BY_TEXT.get(card.strip().upper())
+    if c is None:
+        raise InputError("card", f'"{card}" is not a card', "card")
+    return int(c)
+
+
+def _winner(trick: list[int], trump: int) -> int:
+    from app.rules.play import trick_winner
+    return trick_winner(trick, trump)
+
+
+__all__ = ["HandState", "SUIT_OF"]
