@@ -607,7 +607,7 @@ class GameBuilder:
         raw = need_list(hand["tricks"], f, "a list of tricks")
         tricks = _parse_tricks(raw, f, deck, size)
         deal: list[int] | None = None
-        deal_order: list[list[int]] | None = None
+        deal_order: list[list[str]] | None = None
         if "deal" in hand:
             fd = f"{fld}.deal"
             lists = need_list(hand["deal"], fd, "four lists of cards")

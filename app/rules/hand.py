@@ -87,7 +87,8 @@ class HandState:
         """The seat's cards now (with the deal), as a bit set; None without the deal."""
         if self.deal is None:
             return None
-        return self.deal[seat] & ~self._walk()["played"]
+        played: int = self._walk()["played"]
+        return self.deal[seat] & ~played
 
     def why_illegal(self, card: str | int) -> Violation | None:
         """The rule this card would break if the seat to play played it (deal known)."""
