@@ -30,7 +30,7 @@ def table_svg(names: list[str], clockwise: bool, label: str, first_seat: int | N
     for s in range(4):
         a = math.radians(90 + step * s)
         x, y = cx + seat_r * math.cos(a), cy + seat_r * math.sin(a)
-        name = names[s] if s < len(names) and names[s] else f"{s + 1}"
+        name = names[s] if s < len(names) and names[s] else ""
         mark = " ★" if first_seat == s else ""
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="13" fill="#fff" stroke="#1b1f24"/>'
                      f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-weight="700">{s + 1}</text>')

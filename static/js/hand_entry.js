@@ -9,7 +9,9 @@
   form.querySelectorAll(".count-row").forEach(function (row) {
     var total = +row.dataset.total;
     var inputs = Array.prototype.slice.call(row.querySelectorAll("input[type=number]"));
-    function typed(i) { return i.value !== "" && !i.classList.contains("auto"); }
+    // A seat is "typed" once the scorer touched it here; when three are typed, the page
+    // fills the fourth (empty or prefilled alike) with what the element's total leaves.
+    function typed(i) { return i.dataset.touched === "1"; }
     function fill() {
       var known = inputs.filter(typed);
       var open = inputs.filter(function (i) { return !typed(i); });
@@ -17,18 +19,17 @@
         var rest = total - known.reduce(function (a, i) { return a + (+i.value || 0); }, 0);
         if (rest >= 0) { open[0].value = rest; open[0].classList.add("auto"); }
         else if (open[0].classList.contains("auto")) { open[0].value = ""; }
-      } else {
-        open.forEach(function (i) { if (i.classList.contains("auto")) { i.value = ""; i.classList.remove("auto"); } });
       }
     }
+    function touch(input) { input.dataset.touched = "1"; input.classList.remove("auto"); }
     inputs.forEach(function (input) {
-      input.addEventListener("input", function () { input.classList.remove("auto"); fill(); });
+      input.addEventListener("input", function () { touch(input); fill(); });
       var box = input.parentNode;
       box.querySelector(".dec").addEventListener("click", function () {
-        input.value = Math.max(0, (+input.value || 0) - 1); input.classList.remove("auto"); fill();
+        input.value = Math.max(0, (+input.value || 0) - 1); touch(input); fill();
       });
       box.querySelector(".inc").addEventListener("click", function () {
-        input.value = Math.min(total, (+input.value || 0) + 1); input.classList.remove("auto"); fill();
+        input.value = Math.min(total, (+input.value || 0) + 1); touch(input); fill();
       });
     });
   });

@@ -23,7 +23,7 @@
     label.textContent = p && p.dataset.seatKey === "first_chooser" ? label.dataset.chooser : label.dataset.dealer;
     var n = names();
     document.querySelectorAll("[data-seat-name]").forEach(function (t) {
-      var s = +t.dataset.seatName; t.textContent = n[s] || String(s + 1);
+      var s = +t.dataset.seatName; t.textContent = n[s] || "";
     });
     form.querySelectorAll("option[data-seat-option]").forEach(function (o) {
       var s = +o.dataset.seatOption; var base = o.textContent.split(" · ")[0];

@@ -1,0 +1,72 @@
+"""Browser fixtures: the app served by werkzeug in a thread, Debian's Chromium via Playwright.
+
+Skipped (with the reason) when Chromium or Playwright is missing, unless CI=true.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.conftest import in_ci, make_app
+
+CHROMIUM = os.environ.get("KINGSHEET_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _missing(reason: str) -> None:
+    if in_ci():
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        _missing(f"Chromium not found at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as e:  # pragma: no cover
+        _missing(f"playwright is not installed: {e}")
+    pw = sync_playwright().start()
+    try:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    except Exception as e:  # noqa: BLE001
+        pw.stop()
+        _missing(f"Chromium does not start: {e}")
+    yield b
+    b.close()
+    pw.stop()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from werkzeug.serving import make_server
+
+    from app.db import get_db
+
+    db = tmp_path_factory.mktemp("browser") / "kingsheet.sqlite"
+    app = make_app(f"sqlite:///{db}", WTF_CSRF_ENABLED=True, TESTING=False)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(5)
+    server.server_close()
+    get_db(app).dispose()
+
+
+@pytest.fixture
+def page(browser: Any, live_server: str) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 375, "height": 800}, locale="es-ES",
+                                  base_url=live_server)
+    context.set_default_timeout(10_000)
+    p = context.new_page()
+    yield p
+    context.close()
