@@ -20,7 +20,7 @@ RULING_KINDS = ("as-played", "replay", "charge-offender", "adjusted")
 
 
 def _seat(value: Any) -> int | None:
-    if value in (None, ""):
+    if value in (None, "") or str(value) not in ("0", "1", "2", "3"):
         return None
     return int(value)
 
@@ -34,6 +34,14 @@ class SetupForm(Form):
     leader = SelectField(choices=choices(SEAT_PAIRS), validators=[Optional()], default="")
     auction = StringField(validators=[Optional(), Length(max=600)])
     mode = SelectField(choices=choices([("counts", "counts"), ("captures", "captures")]), default="counts")
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Also blanks any value that fails its shape, so later steps never see it."""
+        ok = super().validate(extra_validators)
+        for f in self:
+            if f.errors:
+                f.data = f.default or ""
+        return ok
 
     @property
     def leader_seat(self) -> int | None:

@@ -64,7 +64,7 @@ def new() -> Any:
             game = games_service.start_game(
                 get_session(), profile=profile, players=form.players(), first_seat=first,
                 options=form.options_for(profile), who=remember_scorer(form.scorer.data))
-        except RecordError as e:
+        except (RecordError, InputError) as e:
             form.form_errors.append(str(e))
         else:
             if first is None:

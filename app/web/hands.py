@@ -123,6 +123,7 @@ def _entry(game: Any, index: int) -> Any:
         "players": ctx.players, "next": nxt, "profile": profile, "lang": lang(), "setup": setup,
         "setup_errors": {f.name: f.errors for f in setup if f.errors},
         "step_url": lambda **p: _step_url(game.id, index, editing, **p), "version": game.version,
+        "field_label": field_label,
     }
     trump = setup.trump.data or None
     leader = setup.leader_seat
@@ -220,9 +221,12 @@ def _entry(game: Any, index: int) -> Any:
                 return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")
         else:
             status = 400
+            known = set(spec.counts) | set(spec.capture_counts) | {"kh", "last_two", "cards"}
             for name, errs in form.errors.items():
                 key = name.rsplit("_", 1)[0] if name[-1].isdigit() else name
                 key = "cards" if name.startswith("card_") else key
+                key = "ruling" if key.startswith("ruling") else key
+                key = key if key in known | {"ruling"} else "__all__"
                 for err in errs:
                     if err not in errors.get(key, []):
                         errors.setdefault(key, []).append(str(err))

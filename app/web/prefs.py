@@ -34,7 +34,7 @@ def scorer() -> Any:
     form = ScorerForm()
     next_url = safe_next(request.values.get("next"))
     if form.validate_on_submit():
-        session["scorer"] = form.name.data.strip()
+        remember_scorer(form.name.data)
         return redirect(next_url)
     if request.method == "GET" and session.get("scorer"):
         form.name.data = session["scorer"]
@@ -48,7 +48,7 @@ def current_scorer() -> str:
 
 def remember_scorer(name: str | None) -> str:
     """The scorer's name typed on a form (asked only while the session has none)."""
-    name = (name or "").strip()[:60]
+    name = "".join(ch for ch in (name or "") if ord(ch) >= 32 and ord(ch) != 127).strip()[:60]
     if name:
         session["scorer"] = name
     return current_scorer()

@@ -202,3 +202,22 @@ def test_scorer_name_asked_once(client, make_game):
     r = client.post("/scorer", data={"name": "Gala", "next": f"/games/{gid}"})
     assert r.status_code == 302
     assert "Gala" in client.get("/").get_data(as_text=True)
+
+
+def test_import_names_too_long_or_not_json_object(client):
+    data = load_record("ru32_complete.json")
+    data["players"][1] = "x" * 80
+    r = client.post("/games/import", data=upload(data), content_type="multipart/form-data")
+    assert r.status_code == 400 and "players[1]" in r.get_data(as_text=True)
+    for bad in ([1, 2], 3, "x", None):
+        r = client.post("/games/import", data=upload(bad), content_type="multipart/form-data")
+        assert r.status_code == 422
+
+
+def test_api_score_and_errors(client):
+    data = load_record("subastas_complete.json")
+    assert client.post("/api/v1/score", json=data).get_json() == score_record(data)
+    data["hands"][0]["counts"]["tricks"] = [1, 1, 1, 1]
+    r = client.post("/api/v1/score", json=data)
+    assert r.status_code == 422
+    assert r.get_json()["error"]["field"] == "hands[0].counts.tricks"

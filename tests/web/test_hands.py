@@ -251,3 +251,24 @@ def test_game_over_has_no_new_hand(client, make_game):
     gid = make_game(record=load_record("ru32_complete.json"))
     r = client.get(f"/games/{gid}/hands/new")
     assert r.status_code == 302
+
+
+@pytest.mark.parametrize("query", [{"leader": "abc"}, {"trump": "X"}, {"mode": "zzz"}, {"auction": "7:+9"},
+                                   {"auction": "3:+4,0:+2,owner:accept"}, {"contract": "poker"},
+                                   {"auction": "3:pass,0:pass,1:pass", "contract": "433", "leader": "9"}])
+def test_garbage_in_the_query_is_never_a_500(client, make_game, query):
+    gid = fiesta_game(make_game)
+    r = client.get(f"/games/{gid}/hands/new", query_string=query)
+    assert r.status_code in (200, 400, 422)
+    r = client.post(f"/games/{gid}/hands/new", data=dict(query, version="x"))
+    assert r.status_code in (200, 400, 422)
+    assert len(record_of(client, gid)["hands"]) == 6
+
+
+def test_edit_a_hand_entered_trick_by_trick(client, make_game):
+    data = load_record("fiestas_complete.json")
+    gid = make_game(record=data)
+    row = next(i for i, h in enumerate(data["hands"]) if "tricks" in h and not h.get("auction")) + 1
+    html = client.get(f"/games/{gid}/hands/{row}/edit").get_data(as_text=True)
+    assert 'id="card-picker"' in html
+    assert re.search(r'<option value="\d" selected>', html)  # the captured cards are shown
