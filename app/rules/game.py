@@ -69,7 +69,6 @@ class HandResult:
     trick_leaders: list[int] = field(default_factory=list)
     tricks_played: int = 0
     ended_early: bool = False
-    early_end_reason: str | None = None
     captured_masks: list[int] | None = None   # scoring cards each seat took (bit sets)
     deal_masks: list[int] | None = None
     deal_order: list[list[str]] | None = None  # the deal as entered (checked card texts)
@@ -93,6 +92,15 @@ class HandResult:
         if self.deal_order is None:
             return None
         return [[CANON[CARD_CODES[c]] for c in cards] for cards in self.deal_order]
+
+    @property
+    def early_end_reason(self) -> str | None:
+        """Why a hand entered as tricks stopped before its last trick (English)."""
+        if not self.ended_early:
+            return None
+        last = cards_of(_mask(self.trick_cards[-1]) & self.contract.scoring_mask)
+        return (f"every scoring card has been taken (the last, "
+                f"{' '.join(c.symbol for c in last)}, at trick {len(self.trick_cards)})")
 
     @property
     def check(self) -> int:
@@ -654,11 +662,6 @@ class GameBuilder:
         result.trick_leaders = outcome.leaders
         result.tricks_played = len(tricks)
         result.ended_early = outcome.ended_early
-        if outcome.ended_early:
-            last = cards_of(_mask(tricks[-1]) & scoring)
-            result.early_end_reason = (
-                f"every scoring card has been taken (the last, "
-                f"{' '.join(c.symbol for c in last)}, at trick {len(tricks)})")
         result.deal_masks = deal
         result.deal_order = deal_order
         result.violations = outcome.violations

@@ -299,11 +299,11 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
                     and holding[s3] & bd):
                 _check_cards(trick, seat, played, holding, fld, t, names)
             lmask = SUIT_MASK[sa]
-            fm = lmask & (-1 if fiesta_trump and sa == trump else follow_mask)
-            vm = lmask | void_mask
-            if ba & lead_mask or holding[s1] & ~played & (fm if sb == sa else vm) or (
-                    holding[s2] & ~played & (fm if sc == sa else vm)) or (
-                    holding[s3] & ~played & (fm if sd == sa else vm)):
+            fm = lmask & (-1 if fiesta_trump and sa == trump else follow_mask) & ~played
+            vm = (lmask | void_mask) & ~played
+            if ba & lead_mask or holding[s1] & (fm if sb == sa else vm) or (
+                    holding[s2] & (fm if sc == sa else vm)) or (
+                    holding[s3] & (fm if sd == sa else vm)):
                 referee.trick(t, trick, seat, holding, played)
         else:
             if played & mask or mask.bit_count() != 4:
