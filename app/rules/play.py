@@ -266,7 +266,7 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
     captured = [0, 0, 0, 0]
     seen = [0, 0, 0, 0]              # cards each seat played
     found: list[tuple[int, int, int, str, int]] = []
-    referee = _Referee(rules, trump, found)
+    referee = _referee_for(rules, trump)
     holding = deal
     lead_mask = referee.lead_mask
     void_mask = referee.void_mask
@@ -298,13 +298,33 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
                     holding[seat] & ba and holding[s1] & bb and holding[s2] & bc
                     and holding[s3] & bd):
                 _check_cards(trick, seat, played, holding, fld, t, names)
+            # Only plays that some rule of this contract could concern are judged: a lead
+            # of a card the lead rules name, a follower holding cards the follow rules name,
+            # a void follower holding cards the void rules name (or revoking).
+            np = ~played
             lmask = SUIT_MASK[sa]
-            fm = lmask & (-1 if fiesta_trump and sa == trump else follow_mask) & ~played
-            vm = (lmask | void_mask) & ~played
-            if ba & lead_mask or holding[s1] & (fm if sb == sa else vm) or (
-                    holding[s2] & (fm if sc == sa else vm)) or (
-                    holding[s3] & (fm if sd == sa else vm)):
-                referee.trick(t, trick, seat, holding, played)
+            fm = lmask & (-1 if fiesta_trump and sa == trump else follow_mask) & np
+            vm = (lmask | void_mask) & np
+            if ba & lead_mask:
+                h = holding[seat] & np
+                v = judge_play(rules, trump, t + 1, [], a, h, played)
+                if v is not None:
+                    found.append((t, seat, a, v[0], v[1] & h))
+            if holding[s1] & (fm if sb == sa else vm):
+                h = holding[s1] & np
+                v = judge_play(rules, trump, t + 1, [a], b, h, played)
+                if v is not None:
+                    found.append((t, s1, b, v[0], v[1] & h))
+            if holding[s2] & (fm if sc == sa else vm):
+                h = holding[s2] & np
+                v = judge_play(rules, trump, t + 1, [a, b], c, h, played)
+                if v is not None:
+                    found.append((t, s2, c, v[0], v[1] & h))
+            if holding[s3] & (fm if sd == sa else vm):
+                h = holding[s3] & np
+                v = judge_play(rules, trump, t + 1, [a, b, c], d, h, played)
+                if v is not None:
+                    found.append((t, s3, d, v[0], v[1] & h))
         else:
             if played & mask or mask.bit_count() != 4:
                 _check_cards(trick, seat, played, None, fld, t, names)
@@ -347,7 +367,7 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
     if holding is None:                 # without the deal: what later plays prove
         before = 0
         for t, trick in enumerate(tricks):
-            referee.trick(t, trick, leaders[t], seen, before)
+            referee.trick(t, trick, leaders[t], seen, before, found)
             before |= BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
     outcome = PlayOutcome(winners, leaders, captured, tricks_won, last_two,
                           over and len(tricks) < n_tricks)
@@ -366,14 +386,12 @@ class _Referee:
     the cheap cases (a card of the led suit with no follow rule, a revoke) are decided here.
     """
 
-    __slots__ = ("rules", "trump", "found", "lead_rules", "follow_mask",
+    __slots__ = ("rules", "trump", "lead_rules", "follow_mask",
                  "fiesta_trump", "void_rules", "lead_mask", "void_mask")
 
-    def __init__(self, rules: PlayRules, trump: int,
-                 found: list[tuple[int, int, int, str, int]]) -> None:
+    def __init__(self, rules: PlayRules, trump: int) -> None:
         self.rules = rules
         self.trump = trump
-        self.found = found
         self.lead_rules = rules.hearts_lead or rules.kh_lead or rules.trump_lead
         # a follower holding none of these cards of the led suit breaks no follow rule
         self.follow_mask = -1 if rules.must_overtake else (
@@ -393,7 +411,8 @@ class _Referee:
                           | (trumps if rules.trump_mode else 0)
                           | rules.penalty_mask)
 
-    def trick(self, t: int, trick: list[int], lead: int, cards: list[int], before: int) -> None:
+    def trick(self, t: int, trick: list[int], lead: int, cards: list[int], before: int,
+              found: list[tuple[int, int, int, str, int]]) -> None:
         """Judges one trick; ``cards[s] & ~before`` is what seat s holds as it begins.
 
         Without the deal ``cards`` are the cards each seat is seen to play, and the rules are
@@ -401,7 +420,7 @@ class _Referee:
         led suit is judged as void in it. Its play is then proven illegal either way; when
         a revoke stays hidden the rule reported is the void rule the known cards prove.
         """
-        rules, trump, found = self.rules, self.trump, self.found
+        rules, trump = self.rules, self.trump
         ls = SUIT_OF[trick[0]]
         lmask = SUIT_MASK[ls]
         follow = lmask & (-1 if self.fiesta_trump and ls == trump else self.follow_mask)
@@ -422,6 +441,19 @@ class _Referee:
                 v = judge_play(rules, trump, t + 1, trick[:pos], c, h, before)
             if v is not None:
                 found.append((t, s, c, v[0], v[1] & h))
+
+
+_REFEREES: dict[tuple[int, int], _Referee] = {}
+
+
+def _referee_for(rules: PlayRules, trump: int) -> _Referee:
+    """One referee per rules and trump (rules objects live in play_rules' cache for good,
+    so their id is a stable key and saves hashing twelve fields per hand)."""
+    key = (id(rules), trump)
+    referee = _REFEREES.get(key)
+    if referee is None or referee.rules is not rules:
+        referee = _REFEREES[key] = _Referee(rules, trump)
+    return referee
 
 
 def _check_cards(trick: list[int], seat: int, played: int, deal: list[int] | None, fld: str,
