@@ -282,6 +282,8 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
         why = "the hand ended early" if early_end is not None else "the hand has no more tricks"
         raise InputError(f"{fld}[{t}]", f"trick {t + 1} comes after the end of the hand "
                          f"({why})", "hand-over")
+    # module tables as locals: this loop runs for every trick of every hand
+    bit, suit_of, suit_mask, judge = BIT, SUIT_OF, SUIT_MASK, judge_play
     for t, trick in enumerate(tricks):
         if over:
             raise InputError(f"{fld}[{t}]", f"trick {t + 1} comes after the end of the hand "
@@ -289,8 +291,8 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
         leaders.append(seat)
         a, b, c, d = trick
         s1, s2, s3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
-        ba, bb, bc, bd = BIT[a], BIT[b], BIT[c], BIT[d]
-        sa, sb, sc, sd = SUIT_OF[a], SUIT_OF[b], SUIT_OF[c], SUIT_OF[d]
+        ba, bb, bc, bd = bit[a], bit[b], bit[c], bit[d]
+        sa, sb, sc, sd = suit_of[a], suit_of[b], suit_of[c], suit_of[d]
         mask = ba | bb | bc | bd
         if holding is not None:
             # A seat's cards before this trick: its deal less what has been played.
@@ -302,27 +304,27 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
             # of a card the lead rules name, a follower holding cards the follow rules name,
             # a void follower holding cards the void rules name (or revoking).
             np = ~played
-            lmask = SUIT_MASK[sa]
+            lmask = suit_mask[sa]
             fm = lmask & (-1 if fiesta_trump and sa == trump else follow_mask) & np
             vm = (lmask | void_mask) & np
             if ba & lead_mask:
                 h = holding[seat] & np
-                v = judge_play(rules, trump, t + 1, [], a, h, played)
+                v = judge(rules, trump, t + 1, [], a, h, played)
                 if v is not None:
                     found.append((t, seat, a, v[0], v[1] & h))
             if holding[s1] & (fm if sb == sa else vm):
                 h = holding[s1] & np
-                v = judge_play(rules, trump, t + 1, [a], b, h, played)
+                v = judge(rules, trump, t + 1, [a], b, h, played)
                 if v is not None:
                     found.append((t, s1, b, v[0], v[1] & h))
             if holding[s2] & (fm if sc == sa else vm):
                 h = holding[s2] & np
-                v = judge_play(rules, trump, t + 1, [a, b], c, h, played)
+                v = judge(rules, trump, t + 1, [a, b], c, h, played)
                 if v is not None:
                     found.append((t, s2, c, v[0], v[1] & h))
             if holding[s3] & (fm if sd == sa else vm):
                 h = holding[s3] & np
-                v = judge_play(rules, trump, t + 1, [a, b, c], d, h, played)
+                v = judge(rules, trump, t + 1, [a, b, c], d, h, played)
                 if v is not None:
                     found.append((t, s3, d, v[0], v[1] & h))
         else:
