@@ -86,8 +86,9 @@ def play_hand(page: Any, gid: int, h: Any, profile: Any, use_captures: bool,
               values: dict[str, list[int]] | None = None) -> None:
     page.goto(f"/games/{gid}")
     page.click("#enter-hand")
-    for call in h.auction:
+    for k, call in enumerate(h.auction):
         page.click(f'[data-call="{call}"]')
+        page.wait_for_selector(f"#auction-history .chip >> nth={k}")
     if h.auction or profile.fiesta_from and h.number >= profile.fiesta_from:
         page.click(f'#fiesta-contract label:has(input[name="contract"][value="{h.contract.id}"])')
         if h.trump:
@@ -136,8 +137,8 @@ def test_whole_game(page: Any, name: str) -> None:
         if i == 0:
             assert page.locator("#hand-1").count() == 1
         if i == 2:
-            no_sideways_scroll(page.goto(f"/games/{gid}/hands/new") and page or page)
-            page.goto(f"/games/{gid}")
+            page.goto(f"/games/{gid}/hands/new")
+            no_sideways_scroll(page)
 
     # the correction: hand 1 was entered rotated; put the real counts in
     page.goto(f"/games/{gid}/hands/1/edit")
@@ -177,6 +178,8 @@ def test_rejected_entry_and_screenshots(page: Any) -> None:
     page.screenshot(path="/tmp/kingsheet-sheet-375.png", full_page=True)
     page.goto(f"/games/{gid}/hands/new")
     page.click('[data-call="%s"]' % page.get_attribute("#legal-calls a >> nth=2", "data-call"))
+    page.wait_for_url(re.compile(r"auction="))
+    page.wait_for_selector("#auction-history .chip")
     no_sideways_scroll(page)
     page.screenshot(path="/tmp/kingsheet-auction-375.png", full_page=True)
     page.goto("/games/new")
