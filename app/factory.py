@@ -24,12 +24,17 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     errors.init_app(app)
 
-    from app.web import games, hands, players, prefs
+    from app.web import games, hands, players, prefs, referee
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(prefs.bp)
+    app.register_blueprint(referee.bp)
+
+    from app.web import pdf
+
+    app.register_blueprint(pdf.bp)
 
     from app.api import v1
 

@@ -1,0 +1,119 @@
+"""render_pdf(html) -> bytes: WeasyPrint with a URL fetcher locked to the app's static files.
+
+The renderer must never reach the network or the file system beyond ``static/``: a
+player called ``<img src="file:///etc/passwd">`` is escaped by the templates anyway, but
+should anything slip through, :class:`LockedFetcher` refuses every URL that is not a
+``file:`` URL of an existing file under ``static/`` (no http, https, ftp, data, no
+``..`` escapes, no symlinks leading out). Fonts come from fontconfig (DejaVu Sans, which
+has the suit glyphs), never from a URL.
+
+Most of a render is spent subsetting fonts, so the stylesheet uses one family; the
+parsed stylesheets are cached (``weasyprint.CSS`` objects) and reused across renders.
+Renders are serialized with a lock: WeasyPrint's font machinery (Pango, fontconfig) is
+not safe to drive from several threads at once, and bulk exports run in a thread.
+"""
+from __future__ import annotations
+
+import mimetypes
+import threading
+from pathlib import Path
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+PDF_CSS = "css/pdf.css"
+
+_render_lock = threading.Lock()
+_css_cache: dict[tuple[str, float], Any] = {}
+
+
+class FetchRefused(ValueError):
+    """A URL the PDF renderer may not open."""
+
+
+def static_path(url: str, root: Path = STATIC_DIR) -> Path:
+    """The file under ``root`` that a ``file:`` URL names, or FetchRefused."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
+        raise FetchRefused(f"refused (not a static file): {url[:80]}")
+    root = root.resolve()
+    try:
+        path = Path(unquote(parts.path)).resolve(strict=True)
+    except (OSError, RuntimeError) as e:
+        raise FetchRefused(f"refused (no such static file): {url[:80]}") from e
+    if not path.is_relative_to(root) or not path.is_file():
+        raise FetchRefused(f"refused (outside static/): {url[:80]}")
+    return path
+
+
+def make_fetcher(root: Path = STATIC_DIR) -> Any:
+    """A WeasyPrint URL fetcher serving only files under ``root``; it keeps the URLs it
+    was asked for in ``.requested`` and the ones it refused in ``.refused``."""
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class LockedFetcher(URLFetcher):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__(timeout=1, allowed_protocols=("file",), allow_redirects=False)
+            self.requested: list[str] = []
+            self.refused: list[str] = []
+
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            self.requested.append(url)
+            try:
+                path = static_path(url, root)
+            except FetchRefused:
+                self.refused.append(url)
+                raise
+            mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+            return URLFetcherResponse(path.as_uri(), path.read_bytes(), {"Content-Type": mime})
+
+        def open(self, url: Any, data: Any = None, timeout: Any = None) -> Any:
+            raise FetchRefused("refused: no direct opening")
+
+    return LockedFetcher()
+
+
+def base_url(root: Path = STATIC_DIR) -> str:
+    return root.resolve().as_uri() + "/"
+
+
+def stylesheet(name: str = PDF_CSS) -> Any:
+    """The parsed stylesheet ``static/<name>``, cached until the file changes."""
+    import weasyprint
+
+    path = STATIC_DIR / name
+    key = (name, path.stat().st_mtime)
+    css = _css_cache.get(key)
+    if css is None:
+        css = weasyprint.CSS(filename=str(path), base_url=base_url(), url_fetcher=make_fetcher())
+        for old in [k for k in _css_cache if k[0] == name]:
+            del _css_cache[old]
+        _css_cache[key] = css
+    return css
+
+
+def render_pdf(html: str, base: str | None = None, *, stylesheets: list[Any] | None = None,
+               fetcher: Any = None, progress: Callable[[str, int], None] | None = None) -> bytes:
+    """The PDF of ``html`` (a whole document) styled by ``static/css/pdf.css``.
+
+    ``base`` must be a ``file:`` URL inside static/ (the default is static/ itself);
+    ``fetcher`` defaults to a fresh :func:`make_fetcher` (tests pass their own to look at
+    what was requested). ``progress(stage, pages)`` is called when the layout starts
+    ("rendering", 0) and when the PDF is being written ("writing", number of pages)."""
+    import weasyprint
+
+    if base is None:
+        base = base_url()
+    if not base.startswith(base_url()):
+        raise FetchRefused(f"the base URL must be inside static/: {base}")
+    fetcher = fetcher if fetcher is not None else make_fetcher()
+    sheets = [stylesheet()] if stylesheets is None else stylesheets
+    with _render_lock:
+        if progress:
+            progress("rendering", 0)
+        document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher).render(
+            stylesheets=sheets)
+        if progress:
+            progress("writing", len(document.pages))
+        return bytes(document.write_pdf())
