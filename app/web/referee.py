@@ -1,0 +1,355 @@
+"""Referee mode: enter a hand trick by trick, read a hand's record, record a ruling.
+
+The trick page keeps its whole state in the address (setup, deal, plays): each tap is a
+link to the next state, typed cards and undo are links or GET forms, and only saving the
+finished hand writes (POST, CSRF-checked). static/js/referee.js swaps the page in place
+instead of reloading it; without JS every step is a plain page load.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from app.db import get_session
+from app.forms.referee import RulingForm, SaveTricksForm, seat_choices
+from app.rules import RecordError
+from app.rules.errors import InputError as EngineInputError
+from app.services import entry, queries
+from app.services import referee as svc
+from app.services.errors import ConflictError, InputError
+from app.web.games import lang, load_game_or_404
+from app.web.messages import translate_error
+from app.web.prefs import remember_scorer
+
+bp = Blueprint("referee", __name__)
+
+SETUP_KEYS = ("contract", "trump", "leader", "auction")
+
+
+# --- trick-by-trick entry -------------------------------------------------------------------
+
+@bp.route("/games/<int:game_id>/hands/tricks", methods=["GET", "POST"])
+def tricks(game_id: int) -> Any:
+    game = load_game_or_404(game_id)
+    return _tricks(game, len(game.hands))
+
+
+@bp.route("/games/<int:game_id>/hands/<int:n>/tricks", methods=["GET", "POST"])
+def correct_tricks(game_id: int, n: int) -> Any:
+    game = load_game_or_404(game_id)
+    if not 1 <= n <= len(game.hands):
+        abort(404)
+    return _tricks(game, n - 1)
+
+
+def _state_url(game_id: int, index: int, editing: bool, setup: svc.Setup,
+               deal: list[list[str]] | None, plays: list[str], **extra: str) -> str:
+    params: dict[str, str] = {} if editing else dict(setup.params)
+    params.update(svc.deal_params(deal))
+    params["plays"] = ",".join(plays)
+    params.update({k: v for k, v in extra.items() if v})
+    if editing:
+        base = url_for("referee.correct_tricks", game_id=game_id, n=index + 1)
+    else:
+        base = url_for("referee.tricks", game_id=game_id)
+    return base + "?" + urlencode(params, safe=",")
+
+
+def _tricks(game: Any, index: int) -> Any:
+    editing = index < len(game.hands)
+    try:
+        ctx = entry.context(game.record, index)
+    except RecordError as e:
+        flash(translate_error(e), "error")
+        return redirect(url_for("games.sheet", game_id=game.id))
+    nxt = ctx.next
+    players = ctx.players
+    profile = ctx.profile
+    args = request.args
+    if nxt is None and not editing:
+        flash(_("The game is over: there is no hand to enter."))
+        return redirect(url_for("games.sheet", game_id=game.id))
+    if editing:
+        res = ctx.existing_result
+        if res is None or not res.contract.played:
+            flash(_("This hand has no tricks to enter."), "error")
+            return redirect(url_for("referee.hand", game_id=game.id, n=index + 1))
+        setup = svc.setup_of_hand(ctx)
+        if "plays" not in args and ctx.existing and "tricks" in ctx.existing:
+            stored = [c for trick in res.tricks for c in trick]
+            return redirect(_state_url(game.id, index, True, setup, res.deal, stored))
+    else:
+        found, problem = svc.resolve_setup(ctx, args.get("contract"), args.get("trump"),
+                                           args.get("leader"), args.get("auction"))
+        if found is None:
+            flash(problem or "", "error")
+            flash(_("Set up the hand here, then choose “Trick by trick”."))
+            params = {k: args[k] for k in SETUP_KEYS if args.get(k)}
+            return redirect(url_for("hands.new", game_id=game.id, **params))
+        setup = found
+
+    page: dict[str, Any] = {
+        "game_id": game.id, "index": index, "row": index + 1, "editing": editing,
+        "players": players, "profile": profile, "next": nxt, "setup": setup, "lang": lang(),
+        "contract": profile.contracts[setup.contract], "version": game.version,
+        "errors": {}, "typed": "",
+    }
+    page["counts_url"] = (url_for("hands.edit", game_id=game.id, row=index + 1) if editing else
+                          url_for("hands.new", game_id=game.id, **setup.params))
+    status = 200
+
+    # the deal: entered on its own step, then carried in the address
+    try:
+        deal = svc.deal_from_params(args)
+        deal_problem = svc.check_deal(profile, deal, players) if deal is not None else None
+    except EngineInputError as e:
+        deal, deal_problem = None, svc.input_message(e)
+    try:
+        plays = svc.parse_card_list(args.get("plays"))
+        plays_problem = None
+    except EngineInputError as e:
+        plays, plays_problem = [], _("The cards in the address could not be read (%(msg)s); "
+                                      "start the hand again.", msg=svc.input_message(e))
+
+    if args.get("step") == "deal" or "dealt" in args or deal_problem:
+        return _deal_step(game, index, editing, setup, page, plays, deal, deal_problem)
+
+    url = lambda cards, **extra: _state_url(game.id, index, editing, setup, deal,  # noqa: E731
+                                            cards, **extra)
+    view = svc.tricks_view(profile, ctx.options, players, setup, deal, plays)
+    if plays_problem or view["problem"]:
+        page["errors"]["plays"] = [plays_problem or _("Only the first %(k)s cards in the address "
+                                                      "could be played: %(msg)s", k=view["n_valid"],
+                                                      msg=view["problem"])]
+        status = 422
+
+    if "add" in args and request.method == "GET":
+        typed = args.get("add", "")[:20]
+        try:
+            card = svc.parse_card(typed)
+        except EngineInputError as e:
+            page["errors"]["add"] = [svc.input_message(e)]
+            page["typed"] = typed
+            status = 422
+        else:
+            probe = svc.tricks_view(profile, ctx.options, players, setup, deal,
+                                    view["plays"] + [card])
+            if probe["problem"]:
+                page["errors"]["add"] = [probe["problem"]]
+                page["typed"] = typed
+                status = 422
+            else:
+                return redirect(url(probe["plays"]), code=303)
+
+    final = None
+    form = SaveTricksForm(formdata=None, data={"version": game.version})
+    if view["over"]:
+        ruling = (ctx.existing or {}).get("ruling") if editing else None
+        hand = svc.hand_dict(setup, view["plays"], deal, ruling)
+        try:
+            result = svc.score_hand(game.record, index, hand)
+        except RecordError as e:
+            page["errors"].setdefault("__all__", []).append(translate_error(e))
+            status = 422
+        else:
+            final = {"points": list(result.points), "played_points": list(result.played_points),
+                     "violations": [svc.violation_row(v, players) for v in result.violations],
+                     "ruling": result.ruling.kind}
+        if request.method == "POST":
+            form = SaveTricksForm()
+            if not form.validate():
+                page["errors"].setdefault("__all__", []).extend(
+                    str(e) for errs in form.errors.values() for e in errs)
+                status = 400
+            elif final is not None:
+                who = remember_scorer(form.scorer.data)
+                try:
+                    svc.save_tricks(get_session(), game, index, hand,
+                                    expected_version=form.version.data, who=who)
+                except RecordError as e:
+                    page["errors"].setdefault("__all__", []).append(translate_error(e))
+                    status = 422
+                except ConflictError:
+                    page["conflict"] = True
+                    form.version.data = game.version
+                    status = 409
+                except InputError as e:
+                    page["errors"].setdefault("__all__", []).append(e.message)
+                    status = 400
+                else:
+                    n = index + 1
+                    flash(_("Hand row %(n)s corrected.", n=n) if editing else
+                          _("Hand %(n)s saved.", n=nxt.number if nxt else n))
+                    if final["violations"]:
+                        flash(_("%(k)s rule violations flagged: see the hand record.",
+                                k=len(final["violations"])), "error")
+                    return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{n}")
+    elif request.method == "POST":
+        SaveTricksForm().validate()
+        page["errors"].setdefault("__all__", []).append(
+            _("The hand is not over yet: enter its remaining cards first."))
+        status = 422
+
+    plays_now = view["plays"]
+    links = {
+        "undo_card": url(plays_now[:-1]) if plays_now else None,
+        "undo_trick": url(plays_now[:len(plays_now) - (len(plays_now) % 4 or 4)])
+        if plays_now else None,
+        "restart": url([]),
+        "deal": url(plays_now, step="deal"),
+        "no_deal": _state_url(game.id, index, editing, setup, None, plays_now),
+        "self": url(plays_now),
+        "form_action": request.path,
+        "hidden": _hidden(editing, setup, deal, plays_now),
+    }
+    card_links = {cell["code"]: url(plays_now + [cell["code"]])
+                  for suit in view["grid"] for cell in suit["cards"]
+                  if cell["status"] in ("open", "legal", "illegal")}
+    return render_template("referee/tricks.html", step="play", view=view, links=links,
+                           card_links=card_links, final=final, form=form, deal=deal,
+                           **page), status
+
+
+def _hidden(editing: bool, setup: svc.Setup, deal: list[list[str]] | None,
+            plays: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {} if editing else dict(setup.params)
+    out.update(svc.deal_params(deal))
+    out["plays"] = ",".join(plays)
+    return out
+
+
+def _deal_step(game: Any, index: int, editing: bool, setup: svc.Setup, page: dict[str, Any],
+               plays: list[str], deal: list[list[str]] | None, problem: str | None) -> Any:
+    """Deal entry: tap each seat's cards; the last seat takes the remaining ones."""
+    profile = page["profile"]
+    players = page["players"]
+    args = request.args
+    assigned: dict[str, int | None] = {}
+    errors: dict[Any, str] = {}
+    status = 200
+    if "dealt" in args:
+        for suit in svc.deck_by_suit(profile):
+            for code in suit["cards"]:
+                v = args.get(f"c_{code}", "")
+                assigned[code] = int(v) if v in ("0", "1", "2", "3") else None
+        new_deal, errors = svc.deal_from_assignment(profile, assigned, players)
+        if not errors:
+            # cards already played must be in their player's hand: the play step checks
+            return redirect(_state_url(game.id, index, editing, setup, new_deal, plays), code=303)
+        status = 422
+    elif deal is not None:
+        for s, cards in enumerate(deal):
+            for c in cards:
+                assigned[c] = s
+    if problem:
+        errors["deal"] = problem
+        status = 422
+    if not assigned and plays:
+        # cards already played belong to whoever played them
+        leader = setup.leader
+        from app.rules.hand import HandState
+
+        state = HandState(profile.id, None, setup.contract, setup.trump, leader)
+        n_ok, _msg = svc.replay_plays(state, plays)
+        summary = state.summary()
+        for k, code in enumerate(plays[:n_ok]):
+            t, pos = divmod(k, 4)
+            assigned[code] = (summary["leaders"][t] + pos) & 3
+    hidden = _hidden(editing, setup, None, plays)
+    hidden["dealt"] = "1"
+    page.update(grid=svc.deck_by_suit(profile), assigned=assigned, deal_errors=errors,
+                hidden=hidden, back=_state_url(game.id, index, editing, setup, deal, plays),
+                n_tricks=profile.n_tricks, form_action=request.path)
+    return render_template("referee/tricks.html", step="deal", **page), status
+
+
+# --- the hand record page and rulings -------------------------------------------------------
+
+@bp.get("/games/<int:game_id>/hands/<int:n>")
+def hand(game_id: int, n: int) -> Any:
+    game = load_game_or_404(game_id)
+    if not 1 <= n <= len(game.hands):
+        abort(404)
+    form = _ruling_form(game, n - 1, formdata=None)
+    return _hand_page(game, n - 1, form, {}, 200)
+
+
+@bp.post("/games/<int:game_id>/hands/<int:n>/ruling")
+def ruling(game_id: int, n: int) -> Any:
+    game = load_game_or_404(game_id)
+    if not 1 <= n <= len(game.hands):
+        abort(404)
+    index = n - 1
+    form = _ruling_form(game, index)
+    if not form.validate():
+        return _hand_page(game, index, form, form.field_errors(), 400)
+    who = remember_scorer(form.scorer.data)
+    at = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    kind = form.kind.data
+    errors: dict[str, list[str]] = {}
+    try:
+        if kind == "as-played" and not (form.reason.data or "").strip():
+            new = None
+        else:
+            new = svc.build_ruling(kind, seat=form.seat_value(), points=form.points(),
+                                   reason=form.reason.data, who=who, at=at)
+        svc.apply_ruling(get_session(), game, index, new, expected_version=form.version.data,
+                         who=who)
+    except RecordError as e:
+        key, message = _ruling_error_key(e, index)
+        errors.setdefault(key, []).append(message)
+        return _hand_page(game, index, form, errors, 422)
+    except ConflictError:
+        form.version.data = game.version
+        form.version.raw_data = [str(game.version)]
+        return _hand_page(game, index, form, {"__all__": [
+            _("Someone else changed this game meanwhile: nothing was saved. Check the hand "
+              "and press the button again.")]}, 409)
+    flash(_("Ruling recorded on hand row %(n)s.", n=n))
+    return redirect(url_for("referee.hand", game_id=game_id, n=n) + "#ruling", code=303)
+
+
+def _ruling_form(game: Any, index: int, formdata: Any = "post") -> RulingForm:
+    players = list(game.record["players"])
+    if formdata is None:
+        stored = game.hands[index].get("ruling") or {}
+        data: dict[str, Any] = {"version": game.version, "kind": stored.get("kind", "as-played"),
+                                "seat": "" if stored.get("seat") is None else str(stored["seat"]),
+                                "reason": stored.get("reason") or ""}
+        for s, p in enumerate(stored.get("points") or []):
+            data[f"points_{s}"] = p
+        form = RulingForm(formdata=None, data=data)
+    else:
+        form = RulingForm()
+    form.seat.choices = seat_choices(players)
+    return form
+
+
+def _ruling_error_key(e: RecordError, index: int) -> tuple[str, str]:
+    """(form field, message) for an engine error about a ruling."""
+    fld = e.field or ""
+    message = translate_error(e)
+    for prefix in (f"hands[{index}].ruling.", "ruling."):
+        if fld.startswith(prefix):
+            key = fld[len(prefix):].split("[")[0].split(".")[0]
+            return (key if key in ("kind", "seat", "points", "reason") else "kind"), message
+    if fld.startswith("hands[") and not fld.startswith(f"hands[{index}]"):
+        row = fld[len("hands["):].split("]")[0]
+        return "__all__", _("This change would make hand row %(n)s invalid: %(msg)s",
+                            n=int(row) + 1 if row.isdigit() else row, msg=message)
+    return "__all__", message
+
+
+def _hand_page(game: Any, index: int, form: RulingForm, errors: dict[str, list[str]],
+               status: int) -> Any:
+    players = list(game.record["players"])
+    result = queries.replay_game(game)
+    view = svc.hand_record_view(result, index, players, lang())
+    return render_template("referee/hand.html", h=view, game_id=game.id, players=players,
+                           profile=result.profile, form=form, errors=errors,
+                           version=game.version, lang=lang(),
+                           n_rows=len(game.hands)), status

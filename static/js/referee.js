@@ -1,0 +1,137 @@
+// Referee mode, progressive enhancement. The server holds the rules and the state lives
+// in the address: every tap is a link to the next state. Here we fetch that page and swap
+// it in place (no reload, the address kept current so a reload loses nothing), queue taps
+// made while a page is on its way, send typed cards (KH, 10s, qd + Enter), and make the
+// deal picker tap-friendly. Without this file every link and form still works.
+(function () {
+  "use strict";
+  var busy = false;
+  var queue = [];
+  document.documentElement.classList.add("js");
+
+  function root() { return document.getElementById("referee"); }
+
+  function swap(html, url) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.getElementById("referee");
+    var old = root();
+    if (!fresh || !old) { window.location.href = url; return; }
+    var hadFocus = document.activeElement && document.activeElement.id === "add";
+    old.replaceWith(fresh);
+    document.title = doc.title;
+    if (url) history.replaceState(null, "", url);
+    init(hadFocus);
+  }
+
+  function go(url) {
+    if (busy) return;
+    busy = true;
+    root().setAttribute("aria-busy", "true");
+    fetch(url, {credentials: "same-origin", headers: {"X-Requested-With": "fetch"}})
+      .then(function (r) { return r.text().then(function (t) { return [r, t]; }); })
+      .then(function (rt) {
+        busy = false;
+        swap(rt[1], rt[0].ok ? rt[0].url : null);
+        var next = queue.shift();
+        if (next) {
+          var a = root().querySelector('a.cardbtn[data-card="' + next + '"]');
+          if (a) go(a.href); else queue = [];
+        }
+      })
+      .catch(function () { busy = false; window.location.href = url; });
+  }
+
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("#referee a[data-nav]");
+    if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    if (busy) {
+      if (a.dataset.card && queue.length < 8) queue.push(a.dataset.card);
+      return;
+    }
+    go(a.href);
+  });
+
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.matches || !form.matches("#referee form[data-nav]") || (form.method || "get").toLowerCase() !== "get") return;
+    e.preventDefault();
+    var params = new URLSearchParams(new FormData(form));
+    go(form.action.split("?")[0] + "?" + params.toString());
+  });
+
+  // typing a card anywhere on a laptop goes to the card box
+  document.addEventListener("keydown", function (e) {
+    var input = document.getElementById("add");
+    if (!input || e.metaKey || e.ctrlKey || e.altKey) return;
+    var t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    if (/^[0-9akqjtshdcAKQJTSHDC♠♥♦♣]$/.test(e.key)) input.focus();
+  });
+
+  function initDeal() {
+    var form = document.getElementById("deal-form");
+    if (!form) return;
+    var n = +form.dataset.n;
+    var buttons = Array.prototype.slice.call(form.querySelectorAll("[data-pick]"));
+    var cells = Array.prototype.slice.call(form.querySelectorAll(".deal-cell"));
+    var active = 0;
+    function counts() {
+      var k = [0, 0, 0, 0];
+      cells.forEach(function (c) { var v = c.querySelector("select").value; if (v !== "") k[+v] += 1; });
+      return k;
+    }
+    function paint() {
+      var k = counts();
+      var open = cells.filter(function (c) { return c.querySelector("select").value === ""; });
+      var short = [0, 1, 2, 3].filter(function (s) { return k[s] < n; });
+      var auto = short.length === 1 && k[short[0]] + open.length === n ? short[0] : null;
+      cells.forEach(function (c) {
+        var v = c.querySelector("select").value;
+        c.dataset.seat = v;
+        c.classList.toggle("auto", v === "" && auto !== null);
+      });
+      buttons.forEach(function (b) {
+        var s = +b.dataset.pick;
+        var shown = auto === s ? n : k[s];
+        b.classList.toggle("on", s === active);
+        b.classList.toggle("full", shown === n);
+        b.setAttribute("aria-pressed", s === active ? "true" : "false");
+        b.querySelector("[data-count]").textContent = shown;
+      });
+    }
+    buttons.forEach(function (b) {
+      b.addEventListener("click", function () { active = +b.dataset.pick; paint(); });
+    });
+    cells.forEach(function (cell) {
+      var select = cell.querySelector("select");
+      cell.querySelector(".face").addEventListener("click", function () {
+        if (select.value === String(active)) { select.value = ""; }
+        else {
+          select.value = String(active);
+          var k = counts();
+          if (k[active] >= n) {          // this player is complete: on to the next short one
+            for (var i = 1; i <= 3; i++) {
+              var s = (active + i) % 4;
+              if (k[s] < n) { active = s; break; }
+            }
+          }
+        }
+        paint();
+      });
+      select.addEventListener("change", paint);
+    });
+    paint();
+  }
+
+  function init(refocus) {
+    initDeal();
+    var input = document.getElementById("add");
+    if (input && (refocus || (window.matchMedia && window.matchMedia("(pointer: fine)").matches))) {
+      input.focus();
+      if (input.value) input.select();
+    }
+  }
+
+  init(false);
+})();
