@@ -24,9 +24,8 @@ from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_
                               CANON, CARD_BITS, CARD_CODES, card_text, check_keys, need_dict, need_int, need_list, need_seat,
                               need_str, parse_card, parse_cards, parse_suit, suit_text, type_name)
 from app.rules.schedule import Slot, slot_for
+from app.rules.scoring import card_counts, hand_points
 
-_ELEMENT_MASKS = (("hearts", HEARTS_MASK), ("kings", KINGS_MASK), ("queens", QUEENS_MASK),
-                  ("jacks", JACKS_MASK))
 _ELEMENT_WORDS = {"tricks": "tricks", "hearts": "hearts", "kings": "kings", "queens": "queens",
                   "jacks": "jacks"}
 
@@ -39,6 +38,10 @@ class Ruling:
     reason: str | None = None
     by: str | None = None
     at: str | None = None
+
+
+#: The default ruling, shared (rulings are never changed in place).
+AS_PLAYED = Ruling()
 
 
 @dataclass(slots=True)
@@ -329,7 +332,7 @@ class GameBuilder:
             owner=slot.owner, chooser=slot.chooser, declarer=declarer, leader=leader, bid=bid,
             auction=calls, auction_outcome=outcome, mode=mode, played_points=[0, 0, 0, 0],
             points=[0, 0, 0, 0], payments=payments, total=0, expected_total=contract.total,
-            counted=True, ruling=Ruling(), counts={})
+            counted=True, ruling=AS_PLAYED, counts={})
         n_tricks = profile.n_tricks
         if mode == "counts":
             result.entry = self._counts(hand["counts"], contract, f"{fld}.counts")
@@ -342,7 +345,7 @@ class GameBuilder:
         elif mode == "tricks":
             self._tricks(hand, contract, trump, leader, fld, result)
         if contract.played:
-            points = _points(contract, result.counts)
+            points = hand_points(contract, result.counts)
             if contract.trump_game and profile.id == "rifki":
                 result.made_king = n_tricks in result.counts.get("tricks", ())
         else:
@@ -568,12 +571,7 @@ class GameBuilder:
         elif scoring:
             raise InputError(f"{fld}.cards", "missing: the scoring cards each seat took",
                              "missing-key")
-        counts: dict[str, list[int]] = {}
-        for element, f_mask in _ELEMENT_MASKS:
-            if contract.values.get(element):
-                counts[element] = [(m & f_mask).bit_count() for m in masks]
-        if contract.values.get("kh"):
-            counts["kh"] = [1 if m & KH_BIT else 0 for m in masks]
+        counts = card_counts(contract, masks)
         n_tricks = self.profile.n_tricks
         full = _full_counts(self.profile)
         for element in ("tricks", "last_two"):
@@ -643,13 +641,8 @@ class GameBuilder:
             rules = self.rules_cache[contract.id] = play_rules(profile, self.options, contract)
         outcome = play_out(profile, rules, contract, trump, leader, tricks, deal, f,
                            self.players)
-        counts: dict[str, list[int]] = {}
         caps = outcome.captured
-        for element, f_mask in _ELEMENT_MASKS:
-            if contract.values.get(element):
-                counts[element] = [(m & f_mask).bit_count() for m in caps]
-        if contract.values.get("kh"):
-            counts["kh"] = [1 if m & KH_BIT else 0 for m in caps]
+        counts = card_counts(contract, caps)
         if contract.values.get("tricks"):
             counts["tricks"] = outcome.tricks_won
         if contract.values.get("last_two"):
@@ -829,16 +822,6 @@ def _counts_of(entered: dict[str, Any], contract: Contract) -> dict[str, list[in
         else:
             out[element] = list(v)
     return out
-
-
-def _points(contract: Contract, counts: dict[str, list[int]]) -> list[int]:
-    points = [contract.base] * 4
-    for element, value in contract.values.items():
-        if value:
-            per_seat = counts[element]
-            for s in range(4):
-                points[s] += value * per_seat[s]
-    return points
 
 
 # --- the public entry points -------------------------------------------------------------

@@ -16,6 +16,7 @@ from app.rules.errors import InputError
 from app.rules.play import Violation, describe, evidence_texts, judge_play, play_rules
 from app.rules.profiles import Options, get_profile
 from app.rules.record import parse_suit
+from app.rules.scoring import card_counts, hand_points
 
 
 class HandState:
@@ -161,24 +162,15 @@ class HandState:
         """What the page shows: turn, trick winners, captures and running points."""
         w = self._walk()
         contract = self.contract
-        counts: dict[str, list[int]] = {}
-        from app.rules.game import _ELEMENT_MASKS  # the one definition of the elements
         caps = w["captured"]
-        for element, mask in _ELEMENT_MASKS:
-            if contract.values.get(element):
-                counts[element] = [(m & mask).bit_count() for m in caps]
-        if contract.values.get("kh"):
-            counts["kh"] = [1 if m & BIT[_card("KH")] else 0 for m in caps]
+        counts = card_counts(contract, caps)
         if contract.values.get("tricks"):
             counts["tricks"] = [w["winners"].count(s) for s in range(4)]
         if contract.values.get("last_two"):
             n = self.profile.n_tricks
             last = w["winners"][n - 2:] if len(w["winners"]) > n - 2 else []
             counts["last_two"] = [last.count(s) for s in range(4)]
-        points = [contract.base] * 4
-        for element, value in contract.values.items():
-            for s in range(4):
-                points[s] += value * counts.get(element, [0, 0, 0, 0])[s]
+        points = hand_points(contract, counts)
         return {
             "to_play": w["to_play"], "over": w["over"], "trick_no": len(w["tricks"]) + 1,
             "current": [str(Card(c)) for c in w["current"]],
