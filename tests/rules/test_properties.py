@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from app.rules import score_record
 from app.rules.simulate import random_game
 
-from .helpers import Ctx, legal, scoring, scoring_cards, suit, winner_seat
+from .helpers import (Ctx, legal, position, record_for, scoring, scoring_cards, suit,
+                      winner_seat)
 
 PROFILE_OPTIONS = {
     "ru32": [{}, {"keep_kh": "on"}],
@@ -149,33 +150,6 @@ INJECT = (
 )
 
 
-def _one_hand_record(profile, contract, trump, options, tricks, deal):
-    """A record whose first hand (or first fiesta) is this one."""
-    from .helpers import filler, rec
-    hand = {"contract": contract, "tricks": tricks}
-    if trump:
-        hand["trump"] = trump
-    if deal is not None:
-        hand["deal"] = deal
-    if profile == "ru32":
-        order = ["no-tricks", "no-boys", "no-girls", "no-hearts", "no-king", "no-last-two",
-                 "eralash", "plus-tricks", "plus-boys", "plus-girls", "plus-hearts",
-                 "plus-king", "plus-last-two", "plus-eralash"]
-        n = order.index(contract) + 1
-        return rec(profile, [filler(profile, k) for k in range(1, n)] + [hand], options=options,
-                   first=0), n % 4
-    if profile in ("fiestas", "subastas"):
-        order = ["no-tricks", "no-hearts", "no-queens", "no-men", "no-kh", "no-last-two"]
-        if contract in order:
-            n = order.index(contract) + 1
-            return rec(profile, [filler(profile, k) for k in range(1, n)] + [hand],
-                       options=options, first=0), n % 4
-        hand["leader"] = 3       # no auction: the owner (seat 2) plays, the next seat leads
-        return rec(profile, [filler(profile, k) for k in range(1, 7)] + [hand],
-                   options=options, first=0), 3
-    return rec(profile, [hand], options=options, first=2), 2
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=st.sampled_from(INJECT), seed=st.integers(0, 2**32 - 1))
 def test_one_injected_illegal_play_is_found_with_its_rule(case, seed):
@@ -187,7 +161,7 @@ def test_one_injected_illegal_play_is_found_with_its_rule(case, seed):
     rng.shuffle(cards)
     n = size // 4
     deal = [sorted(cards[s * n:(s + 1) * n]) for s in range(4)]
-    _, leader = _one_hand_record(profile, contract, trump, options, [], None)
+    _, leader = position(profile, contract)
     ctx = Ctx(profile, contract, trump, options)
     holding = [list(h) for h in deal]
     played: list[str] = []
@@ -215,8 +189,8 @@ def test_one_injected_illegal_play_is_found_with_its_rule(case, seed):
         lead = winner_seat(trick, lead, trump)
         if ends_early(profile, contract) and score <= set(played):
             break
-    with_deal, _ = _one_hand_record(profile, contract, trump, options, tricks, deal)
-    without, _ = _one_hand_record(profile, contract, trump, options, tricks, None)
+    with_deal = record_for(profile, contract, trump, options or None, tricks, deal)
+    without = record_for(profile, contract, trump, options or None, tricks, None)
     found = score_record(with_deal)["hands"][-1]["violations"]
     got = [(v["trick"], v["seat"], v["card"], v["rule"]) for v in found]
     assert got == ([injected] if injected else [])

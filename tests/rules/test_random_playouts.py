@@ -7,7 +7,7 @@ import pytest
 
 from app.rules import score_record
 
-from .helpers import (FIESTA_NEG, RU32_ORDER, Ctx, deck, ends_early, filler, legal, rec,
+from .helpers import (FIESTA_NEG, RU32_ORDER, Ctx, deck, ends_early, legal, position, record_for,
                       scoring, scoring_cards, suit, winner_seat)
 
 SETUPS = (
@@ -23,35 +23,6 @@ SETUPS = (
        for o in ({}, {"must_overtake": "koz"}, {"trump_lead_ban": "on"},
                  {"must_overtake": "all", "trump_lead_ban": "on"})]
 )
-
-
-def position(profile, contract):
-    if profile == "ru32":
-        n = RU32_ORDER.index(contract) + 1
-        return n, n % 4
-    if profile in ("fiestas", "subastas"):
-        if contract in FIESTA_NEG:
-            n = FIESTA_NEG.index(contract) + 1
-            return n, n % 4
-        return 7, 3
-    return 1, 2
-
-
-def record_for(profile, contract, trump, options, tricks, deal):
-    n, _ = position(profile, contract)
-    hand = {"contract": contract, "tricks": tricks}
-    if trump:
-        hand["trump"] = trump
-    if deal is not None:
-        hand["deal"] = deal
-    if profile == "ru32":
-        return rec("ru32", [filler("ru32", k) for k in range(1, n)] + [hand], first=0,
-                   options=options)
-    if profile in ("fiestas", "subastas"):
-        if n == 7:
-            hand["auction"] = ["3:pass", "0:pass", "1:pass"]
-        return rec(profile, [filler(profile, k) for k in range(1, min(n, 7))] + [hand], first=0)
-    return rec("rifki", [hand], first=2, options=options)
 
 
 def rule_of(ctx, holding, trick, t, before, card):
