@@ -15,6 +15,7 @@ not safe to drive from several threads at once, and bulk exports run in a thread
 from __future__ import annotations
 
 import mimetypes
+import re
 import threading
 from pathlib import Path
 from collections.abc import Callable
@@ -25,6 +26,10 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PDF_CSS = "css/pdf.css"
 
 _render_lock = threading.Lock()
+#: Whitespace between tags that holds a line break (template indentation): WeasyPrint
+#: builds and lays out a text box for each such run, which costs more than the content of
+#: a table cell. Spaces on one line (``</b> <i>``) are kept: they may mean something.
+_INDENT = re.compile(r">[ \t\r\f\v]*\n\s*<")
 _css_cache: dict[tuple[str, float], Any] = {}
 
 
@@ -107,6 +112,7 @@ def render_pdf(html: str, base: str | None = None, *, stylesheets: list[Any] | N
         base = base_url()
     if not base.startswith(base_url()):
         raise FetchRefused(f"the base URL must be inside static/: {base}")
+    html = _INDENT.sub("><", html)
     fetcher = fetcher if fetcher is not None else make_fetcher()
     sheets = [stylesheet()] if stylesheets is None else stylesheets
     with _render_lock:

@@ -26,6 +26,7 @@ from wtforms import DateField, SelectField
 from wtforms.validators import Optional
 
 from app.db import get_session
+from app.forms import choices
 from app.models import Player
 from app.rules import RecordError, fingerprint
 from app.services import pdf as pdf_service
@@ -130,7 +131,7 @@ class ExportForm(FlaskForm):
     date_to = DateField(_l("To"), validators=[Optional()])
     player = SelectField(_l("Player"), coerce=int, default=0)
     orientation = SelectField(_l("Orientation"), default="portrait",
-                              choices=[("portrait", _l("portrait")), ("landscape", _l("landscape"))])
+                              choices=choices([("portrait", _l("portrait")), ("landscape", _l("landscape"))]))
 
     def validate(self, extra_validators: Any = None) -> bool:
         ok = bool(super().validate(extra_validators))
@@ -240,9 +241,9 @@ def run_job(app: Flask, job: Job) -> None:
         job.state = "error"
 
 
-def _player_choices() -> list[tuple[int, str]]:
+def _player_choices() -> list[Any]:
     players = get_session().execute(select(Player.id, Player.name).order_by(func.lower(Player.name))).all()
-    return [(0, "—")] + [(int(pid), name) for pid, name in players]
+    return choices([(0, "—")] + [(int(pid), name) for pid, name in players])
 
 
 @bp.route("/exports", methods=["GET", "POST"])

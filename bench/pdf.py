@@ -1,0 +1,120 @@
+"""PDF rendering benchmark: figures and ratios against baselines measured in the same run.
+
+(a) a complete rifki score sheet (20 hands, from a seeded random game) next to a bare
+    WeasyPrint render of a plain 20x6 HTML table with the same @page and font;
+    target: sheet <= 1.3x the bare render.
+(b) 50 score sheets in one bulk PDF next to 50 single renders;
+    target: bulk <= 0.3x the sum of the singles.
+
+Run: .venv/bin/python bench/pdf.py [--repeat N] [--games N] [--seed S]
+The last line is `ratio: R` (sheet over bare render).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+BARE_CSS = """@page { size: A4 portrait; margin: 12mm 11mm 15mm 11mm; }
+html { font-family: "DejaVu Sans"; font-size: 8pt; }
+table { border-collapse: collapse; width: 100%; }
+td { border: 0.5pt solid #999; padding: 0.4mm 1mm; text-align: right; }"""
+
+
+def bare_html(rng: random.Random) -> str:
+    rows = "".join("<tr>" + "".join(f"<td>{rng.randint(-400, 400)}</td>" for _ in range(6)) + "</tr>"
+                   for _ in range(20))
+    return f"<!doctype html><html><body><table>{rows}</table></body></html>"
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """Median seconds of `repeat` runs (after one warm-up run) and the last result."""
+    out = fn()
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), out
+
+
+def pages(data: bytes) -> int:
+    import io
+
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(data)).pages)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+
+    import weasyprint
+
+    from app import create_app
+    from app.pdf import render_pdf
+    from app.rules.simulate import random_game
+    from app.services import pdf as pdf_service
+
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"TESTING": True, "SECRET_KEY": "bench",
+                          "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite"})
+        with app.test_request_context("/", headers={"Accept-Language": "es"}):
+            record = random_game("rifki", random.Random(args.seed))
+            t = time.perf_counter()
+            doc = pdf_service.sheet_doc(pdf_service.RecordGame(record, id=1), "es")
+            build = time.perf_counter() - t
+            assert len(doc["hands"]) == 20 and doc["complete"]
+
+            bare_css = weasyprint.CSS(string=BARE_CSS)
+            html = bare_html(rng)
+            bare, bare_pdf = timed(lambda: weasyprint.HTML(string=html).write_pdf(stylesheets=[bare_css]),
+                                   args.repeat)
+            sheet, sheet_pdf = timed(lambda: pdf_service.export_sheet_pdf(doc), args.repeat)
+            ratio = sheet / bare
+            print(f"(a) bare 20x6 table render : {bare * 1000:8.1f} ms  ({pages(bare_pdf)} page, "
+                  f"{len(bare_pdf)} bytes)")
+            print(f"    rifki sheet, 20 hands  : {sheet * 1000:8.1f} ms  ({pages(sheet_pdf)} page(s), "
+                  f"{len(sheet_pdf)} bytes; doc built in {build * 1000:.1f} ms)")
+            print(f"    sheet / bare           : {ratio:8.2f}x  (target <= 1.3x)")
+
+            profiles = ["rifki", "fiestas", "subastas", "ru32"]
+            docs = []
+            for k in range(args.games):
+                rec = random_game(profiles[k % 4], random.Random(args.seed * 1000 + k))
+                docs.append(pdf_service.sheet_doc(pdf_service.RecordGame(rec, id=k + 1), "es"))
+            t = time.perf_counter()
+            singles_pages = 0
+            for d in docs:
+                singles_pages += pages(pdf_service.export_sheet_pdf(d)) if d is docs[0] else 0
+            # time the singles without the page counting above
+            t = time.perf_counter()
+            for d in docs:
+                pdf_service.export_sheet_pdf(d)
+            singles = time.perf_counter() - t
+            t = time.perf_counter()
+            bulk_pdf = pdf_service.export_bulk_pdf(docs)
+            bulk = time.perf_counter() - t
+            print(f"(b) {args.games} single sheet renders : {singles * 1000:8.1f} ms  "
+                  f"({singles / args.games * 1000:.1f} ms each)")
+            print(f"    one bulk PDF           : {bulk * 1000:8.1f} ms  ({pages(bulk_pdf)} pages, "
+                  f"{len(bulk_pdf)} bytes)")
+            print(f"    bulk / singles         : {bulk / singles:8.2f}x  (target <= 0.3x)")
+            _ = render_pdf  # the path every export takes (app.pdf.render_pdf)
+    print(f"ratio: {ratio:.2f}")
+
+
+if __name__ == "__main__":
+    main()
