@@ -63,7 +63,6 @@ def main() -> None:
     import weasyprint
 
     from app import create_app
-    from app.pdf import render_pdf
     from app.rules.simulate import random_game
     from app.services import pdf as pdf_service
 
@@ -96,11 +95,6 @@ def main() -> None:
                 rec = random_game(profiles[k % 4], random.Random(args.seed * 1000 + k))
                 docs.append(pdf_service.sheet_doc(pdf_service.RecordGame(rec, id=k + 1), "es"))
             t = time.perf_counter()
-            singles_pages = 0
-            for d in docs:
-                singles_pages += pages(pdf_service.export_sheet_pdf(d)) if d is docs[0] else 0
-            # time the singles without the page counting above
-            t = time.perf_counter()
             for d in docs:
                 pdf_service.export_sheet_pdf(d)
             singles = time.perf_counter() - t
@@ -112,7 +106,6 @@ def main() -> None:
             print(f"    one bulk PDF           : {bulk * 1000:8.1f} ms  ({pages(bulk_pdf)} pages, "
                   f"{len(bulk_pdf)} bytes)")
             print(f"    bulk / singles         : {bulk / singles:8.2f}x  (target <= 0.3x)")
-            _ = render_pdf  # the path every export takes (app.pdf.render_pdf)
     print(f"ratio: {ratio:.2f}")
 
 
