@@ -71,7 +71,7 @@ def enter_last_two(page: Any, h: Any) -> None:
 
 def enter_captures(page: Any, h: Any) -> None:
     page.click("#mode-captures")
-    page.wait_for_selector("#card-picker")
+    page.wait_for_selector("#hand-form[data-ready] #card-picker")
     for s, cards in enumerate(h.captured):
         page.click(f'[data-pick="{s}"]')
         for card in cards:
@@ -101,7 +101,7 @@ def play_hand(page: Any, gid: int, h: Any, profile: Any, use_captures: bool,
         if h.trump:
             page.click(f'#choose label:has(input[name="trump"][value="{h.trump}"])')
         page.click("#choose-continue")
-    page.wait_for_selector("#hand-form")
+    page.wait_for_selector("#hand-form[data-ready]")
     if h.contract.played:
         has_cards = page.locator("#mode-captures").count() > 0
         if use_captures and has_cards and values is None and h.captured is not None:
@@ -142,6 +142,7 @@ def test_whole_game(page: Any, name: str) -> None:
 
     # the correction: hand 1 was entered rotated; put the real counts in
     page.goto(f"/games/{gid}/hands/1/edit")
+    page.wait_for_selector("#hand-form[data-ready]")
     enter_counts(page, first)
     page.click("#save-hand")
     page.wait_for_url(re.compile(rf"/games/{gid}(#hand-1)?$"))
@@ -161,6 +162,7 @@ def test_rejected_entry_and_screenshots(page: Any) -> None:
     record = load_record("fiestas_complete.json")
     gid = create_game(page, record, draw=False)
     page.goto(f"/games/{gid}/hands/new")
+    page.wait_for_selector("#hand-form[data-ready]")
     for s, n in enumerate([4, 3, 2]):
         page.fill(f"#tricks_{s}", str(n))
     page.fill("#tricks_3", "3")        # typed over the computed 4: 12 tricks in all
