@@ -33,7 +33,8 @@ class SetupForm(Form):
                         validators=[Optional()], default="")
     leader = SelectField(choices=choices(SEAT_PAIRS), validators=[Optional()], default="")
     auction = StringField(validators=[Optional(), Length(max=600)])
-    mode = SelectField(choices=choices([("counts", "counts"), ("captures", "captures")]), default="counts")
+    mode = SelectField(choices=choices([("counts", "counts"), ("captures", "captures"), ("tricks", "tricks")]),
+                       default="counts")
 
     def validate(self, extra_validators: Any = None) -> bool:
         """Also blanks any value that fails its shape, so later steps never see it."""

@@ -107,6 +107,10 @@ def _entry(game: Any, index: int) -> Any:
     values = request.values
     if editing and not any(k in values for k in SETUP_KEYS):
         hand = ctx.existing or {}
+        if "tricks" in hand:
+            # a hand entered trick by trick is corrected trick by trick: the counts or
+            # captures form would drop its tricks, its deal and its violations
+            return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
         cid = hand.get("contract") or (ctx.existing_result.contract.id if ctx.existing_result else None)
         mode = "counts"
         if cid and cid in profile.contracts:
@@ -187,8 +191,16 @@ def _entry(game: Any, index: int) -> Any:
         leader = None
 
     assert contract_id is not None
+    if setup.mode.data == "tricks" and profile.contracts[contract_id].played:
+        # the setup is complete: play the hand card by card on the referee's page
+        if editing:
+            return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
+        params = {"contract": contract_id, "trump": trump, "leader": leader,
+                  "auction": setup.auction.data if nxt.fiesta else None}
+        return redirect(url_for("referee.tricks", game_id=game.id,
+                                **{k: v for k, v in params.items() if v not in (None, "")}))
     spec = entry.entry_spec(profile, contract_id)
-    mode = setup.mode.data if spec.has_cards else "counts"
+    mode = setup.mode.data if spec.has_cards and setup.mode.data != "tricks" else "counts"
     form_cls = hand_form_class(spec, mode)
     errors: dict[str, list[str]] = {}
     conflict = None

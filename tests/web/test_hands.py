@@ -269,6 +269,10 @@ def test_edit_a_hand_entered_trick_by_trick(client, make_game):
     data = load_record("fiestas_complete.json")
     gid = make_game(record=data)
     row = next(i for i, h in enumerate(data["hands"]) if "tricks" in h and not h.get("auction")) + 1
-    html = client.get(f"/games/{gid}/hands/{row}/edit").get_data(as_text=True)
+    # by default a trick-by-trick hand is corrected trick by trick (nothing is dropped)
+    r = client.get(f"/games/{gid}/hands/{row}/edit")
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/hands/{row}/tricks")
+    # asked for explicitly, the cards form shows what the tricks captured
+    html = client.get(f"/games/{gid}/hands/{row}/edit?mode=captures").get_data(as_text=True)
     assert 'id="card-picker"' in html
     assert re.search(r'<option value="\d" selected>', html)  # the captured cards are shown

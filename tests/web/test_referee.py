@@ -327,3 +327,41 @@ def test_fiesta_needs_its_auction_first(client: Any, make_game: Any) -> None:
     assert r.status_code == 200 and "Dani leads" in html and html.count('class="cardbtn') == 52
     entry = client.get(f"/games/{gid}/hands/new?contract=trump&trump=H&auction={calls}")
     assert 'id="mode-tricks"' in entry.get_data(as_text=True)
+
+
+def test_trick_mode_is_carried_through_the_setup_steps_to_the_trick_page(
+        client: Any, make_game: Any) -> None:
+    # a fixed contract: straight to the trick page
+    gid = make_game("ru32")
+    r = client.get(f"/games/{gid}/hands/new?mode=tricks")
+    assert r.status_code == 302
+    assert f"/games/{gid}/hands/tricks?contract=no-tricks" in r.headers["Location"]
+    # a fiesta: the auction and the contract are set up first, then the trick page
+    gid = make_game("fiestas", hands=filler_negatives())     # hand 7: Carla's fiesta
+    q = "auction=3:pass,0:pass,1:pass&contract=trump&trump=S&leader=3&mode=tricks"
+    r = client.get(f"/games/{gid}/hands/new?{q}")
+    assert r.status_code == 302
+    loc = r.headers["Location"]
+    assert f"/games/{gid}/hands/tricks?" in loc
+    assert "contract=trump" in loc and "trump=S" in loc and "auction=3:pass" in loc
+    page = client.get(loc)
+    assert page.status_code == 200 and 'class="cardbtn' in page.get_data(as_text=True)
+
+
+def test_correcting_a_trick_hand_goes_to_the_trick_page(client: Any, make_game: Any) -> None:
+    deal, plays = legal_hand("ru32", "no-tricks", 1, seed=3)
+    tricks = [plays[i:i + 4] for i in range(0, len(plays), 4)]
+    gid = make_game("ru32", hands=[{"contract": "no-tricks", "tricks": tricks, "deal": deal}])
+    r = client.get(f"/games/{gid}/hands/1/edit")
+    assert r.status_code == 302
+    assert r.headers["Location"].endswith(f"/games/{gid}/hands/1/tricks")
+
+
+def filler_negatives() -> list[dict[str, Any]]:
+    """The six negative hands of a fiestas game, entered as counts."""
+    order = ["no-tricks", "no-hearts", "no-queens", "no-men", "no-kh", "no-last-two"]
+    counts = {"no-tricks": {"tricks": [4, 3, 3, 3]}, "no-hearts": {"hearts": [4, 3, 3, 3]},
+              "no-queens": {"queens": [1, 1, 1, 1]}, "no-men": {"kings": [1, 1, 1, 1],
+                                                                 "jacks": [1, 1, 1, 1]},
+              "no-kh": {"kh": 0}, "no-last-two": {"last_two": [0, 1]}}
+    return [{"contract": c, "counts": counts[c]} for c in order]
