@@ -91,7 +91,94 @@ def sheet_doc(game: Any, lang: str = "es") -> dict[str, Any]:
                           **v, "type": "violation"})
             row["notes"].append(len(notes))
     doc["notes"] = notes
+    if not doc.get("error"):
+        doc["ledger"] = ledger(doc)
     return doc
+
+
+# --- the ledger: the sheet's hand rows as fixed-width lines ------------------------------
+#
+# WeasyPrint lays out every table cell as its own block, line and text box, and that is
+# what a sheet costs (a 20-hand table with two lines per cell took 4-5 times a bare 20x6
+# table). The printed sheet therefore sets each hand as ONE block of two monospaced lines
+# (points, then running totals under them), aligned in columns like a ledger: the same
+# content, a tenth of the boxes, and a row can never split across pages.
+
+_W_NUM, _W_CONTRACT, _W_WHO, _W_PTS, _W_PAY, _W_CHECK = 2, 22, 16, 10, 12, 9
+
+
+def _signed(n: int | None) -> str:
+    if n is None:
+        return ""
+    return f"+{n}" if n > 0 else ("0" if n == 0 else f"−{-n}")
+
+
+def _cut(text: str, width: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def _line(num: str, contract: str, who: str, pts: list[str], pay: str | None, check: str) -> str:
+    out = (f"{num:>{_W_NUM}} {_cut(contract, _W_CONTRACT):<{_W_CONTRACT}} "
+           f"{_cut(who, _W_WHO):<{_W_WHO}}" + "".join(f"{p:>{_W_PTS}}" for p in pts))
+    if pay is not None:
+        out += f"  {_cut(pay, _W_PAY):<{_W_PAY}}"
+    return (out + f"{check:>{_W_CHECK}}").rstrip()
+
+
+def ledger(doc: dict[str, Any]) -> dict[str, Any]:
+    """The sheet's rows as fixed-width text: ``head``, ``rows`` (``text``, ``cls``),
+    ``totals``. Words come from the page's language (Flask-Babel)."""
+    from flask_babel import gettext as _
+
+    players = doc["players"]
+    pay = doc["profile"] in ("fiestas", "subastas")
+    suits = dict(zip(SUITS, "♠♥♦♣"))
+    head = [_line("#", _("Contract"), _("Dealer / chooser"), [_cut(p, _W_PTS - 1) for p in players],
+                  _("Payment") if pay else None, _("Check")),
+            _line("", "", _("Declarer · bid") if pay else "", [_("total")] * 4,
+                  "" if pay else None, "")]
+    rows = []
+    for r in doc.get("hands", []):
+        contract = r["contract_name"] + (f" {suits[r['trump']]}" if r.get("trump") else "")
+        if r.get("made_king"):
+            contract += " · King!"
+        marks = []
+        if r.get("ruling"):
+            marks.append("⚖")
+        if r.get("violations"):
+            marks.append(f"⚠{len(r['violations'])}")
+        if r.get("notes"):
+            marks.append(_("note") + " " + ",".join(str(n) for n in r["notes"]))
+        if r.get("chooser") is not None:
+            who1 = f"{players[r['chooser']]} {_('chose')}"
+        elif r.get("dealer") is not None:
+            who1 = f"{players[r['dealer']]} {_('dealt')}"
+        else:
+            who1 = ""
+        who2 = ""
+        if r.get("declarer") is not None:
+            who2 = players[r["declarer"]] + (f" · {r['bid']}" if r.get("bid") else "")
+        elif r.get("owner") is not None:
+            who2 = f"{players[r['owner']]} ({_('owner')})"
+        payments = [f"{players[s]} {_signed(v)}" for s, v in enumerate(r["payments"]) if v]
+        if not r["counted"]:
+            check = _("replayed")
+        else:
+            check = "✓" if r["check_ok"] else _signed(r["diff"])
+        line1 = _line(str(r["number"]), contract, who1, [_signed(v) or "0" for v in r["points"]],
+                      (payments[0] if payments else "") if pay else None, check)
+        line2 = _line("", " ".join(marks), who2,
+                      [_signed(v) or "0" for v in r["running_totals"]],
+                      (payments[1] if len(payments) > 1 else "") if pay else None, "")
+        cls = "replayed" if not r["counted"] else ("bad" if not r["check_ok"] else "")
+        rows.append({"text": f"{line1}\n{line2}", "cls": cls})
+    totals = doc.get("totals") or [0, 0, 0, 0]
+    zero = "✓" if doc.get("zero_sum_ok", True) else _signed(doc.get("sum", 0) - doc.get("expected_sum", 0))
+    total_line = _line("Σ", _("Totals"), _("hand %(n)s of %(total)s", n=doc.get("hands_played", 0),
+                                             total=doc["n_hands"]),
+                       [_signed(v) or "0" for v in totals], "" if pay else None, zero)
+    return {"head": "\n".join(head), "rows": rows, "totals": total_line}
 
 
 def _sorted_cards(cards: list[str]) -> list[str]:

@@ -7,8 +7,12 @@ COLORS = ("#1d5f8a", "#c0262d", "#1f7a3a", "#7a3d9a")
 DASHES = ("", "6 3", "2 3", "8 3 2 3")  # never colour alone
 
 
-def progression_svg(players: list[str], running: list[list[int]], title: str) -> Markup:
-    """Lines of each seat's running total, hand by hand (hand 0 = start at 0)."""
+def progression_svg(players: list[str], running: list[list[int]], title: str,
+                    lean: bool = False) -> Markup:
+    """Lines of each seat's running total, hand by hand (hand 0 = start at 0).
+
+    ``lean`` (the printed sheet) draws only what paper needs -- the lines, the zero line,
+    the extremes and the first and last hand -- since every SVG node costs a PDF render."""
     width, height = 600, 240
     left, right, top, bottom = 48, 12, 12, 24
     series = [[0] + [r[s] for r in running] for s in range(4)]
@@ -29,17 +33,23 @@ def progression_svg(players: list[str], running: list[list[int]], title: str) ->
              f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
              f"<title>{escape(title)}</title>"]
     for v in (hi, 0, lo):
-        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
-                     f'stroke="{"#888" if v == 0 else "#ddd"}" stroke-width="1"/>')
+        if not lean or v == 0:
+            parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" '
+                         f'y2="{y(v):.1f}" stroke="{"#888" if v == 0 else "#ddd"}" '
+                         f'stroke-width="1"/>')
         parts.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" '
                      f'fill="#5b6570">{v}</text>')
-    step = max(1, n // 10)
+    step = max(1, n // 10) if not lean else max(1, n)
     for i in range(0, n + 1, step):
         parts.append(f'<text x="{x(i):.1f}" y="{height - 6}" text-anchor="middle" font-size="11" '
                      f'fill="#5b6570">{i}</text>')
     for s, line in enumerate(series):
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(line))
         dash = f' stroke-dasharray="{DASHES[s]}"' if DASHES[s] else ""
+        if lean:
+            parts.append(f'<polyline fill="none" stroke="{COLORS[s]}" stroke-width="2.5"{dash} '
+                         f'points="{points}"/>')
+            continue
         parts.append(f'<polyline fill="none" stroke="{COLORS[s]}" stroke-width="2.5"{dash} '
                      f'points="{points}"><title>{escape(players[s])}</title></polyline>')
         parts.append(f'<circle cx="{x(n):.1f}" cy="{y(line[-1]):.1f}" r="3.5" fill="{COLORS[s]}"/>')

@@ -75,7 +75,7 @@ def pdf_diagram(doc: dict[str, Any]) -> Markup:
 @bp.app_template_global()
 def pdf_chart(doc: dict[str, Any]) -> Markup:
     running = [r["running_totals"] for r in doc.get("hands", [])]
-    svg = progression_svg(doc["players"], running, _("Running totals, hand by hand"))
+    svg = progression_svg(doc["players"], running, _("Running totals, hand by hand"), lean=True)
     return _with_font(svg) + legend(doc["players"])
 
 
