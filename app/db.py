@@ -41,8 +41,13 @@ class Database:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """Foreign keys on; write-ahead logging, so that readers never wait for a writer (the
+    app runs with several workers) and a commit costs one fsync instead of a journal's
+    several, with `synchronous` left at FULL: a saved hand survives a power cut."""
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
     cursor.close()
 
 

@@ -8,18 +8,23 @@ import hashlib
 import json
 from typing import Any
 
-from app.rules.errors import InputError, RecordError, RuleError, SumError
-from app.rules.game import (GameResult, HandResult, NextHand, Record, Ruling, load,
-                            normalize_record, parse_record, replay)
+from app.rules.errors import InputError, RecordError, RuleError, SumError, Term
+from app.rules.game import (GameResult, HandResult, NextHand, Record, Ruling, entry_problems,
+                            load, normalize_record, parse_record, replay)
 from app.rules.profiles import PROFILES, Contract, Options, Profile, get_profile
 from app.rules.report import build_report
 
 
+def digest(record: dict[str, Any]) -> str:
+    """The SHA-256 (hex) of a record's JSON with sorted keys and no spaces."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def fingerprint(record: dict[str, Any]) -> str:
     """A short fingerprint of a (canonical) record, to match paper to data: the first 10
-    hex digits of the SHA-256 of its JSON with sorted keys and no spaces."""
-    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+    hex digits of its :func:`digest`."""
+    return digest(record)[:10]
 
 
 def score_record(data: object) -> dict[str, Any]:
@@ -28,6 +33,6 @@ def score_record(data: object) -> dict[str, Any]:
 
 
 __all__ = ["PROFILES", "Contract", "GameResult", "HandResult", "InputError", "NextHand",
-           "Options", "Profile", "Record", "RecordError", "RuleError", "Ruling", "SumError",
-           "build_report", "fingerprint", "get_profile", "load", "normalize_record", "parse_record", "replay",
+           "Options", "Profile", "Record", "RecordError", "RuleError", "Ruling", "SumError", "Term",
+           "build_report", "entry_problems", "fingerprint", "get_profile", "load", "normalize_record", "parse_record", "replay",
            "score_record"]

@@ -1,6 +1,8 @@
 """Reads: plain dicts built from the replayed record (no ORM objects reach templates)."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -8,16 +10,36 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from app.models import AuditEntry, Game, GameStatus, Player, Seat
-from app.rules import RecordError, build_report, get_profile, load
+from app.rules import RecordError, build_report, digest, get_profile, load
 
 
 def get_game(session: Session, game_id: int) -> Game | None:
     return session.get(Game, game_id)
 
 
-def replay_game(game: Game) -> Any:
-    """The engine's GameResult for the stored record (RecordError if it no longer replays)."""
-    return load(game.record)
+_REPLAYS: OrderedDict[str, Any] = OrderedDict()
+_REPLAYS_LOCK = threading.Lock()
+_REPLAYS_KEPT = 64
+
+
+def replay_game(game: Game, record_digest: str | None = None) -> Any:
+    """The engine's GameResult for the stored record (RecordError if it no longer replays).
+
+    Results are kept per worker for the last few records, keyed by the SHA-256 of the
+    record's content: a sheet is read far more often than it changes, and the same content
+    always replays to the same result. Callers must not change a result."""
+    key = record_digest or digest(game.record)
+    with _REPLAYS_LOCK:
+        result = _REPLAYS.get(key)
+        if result is not None:
+            _REPLAYS.move_to_end(key)
+            return result
+    result = load(game.record)
+    with _REPLAYS_LOCK:
+        _REPLAYS[key] = result
+        while len(_REPLAYS) > _REPLAYS_KEPT:
+            _REPLAYS.popitem(last=False)
+    return result
 
 
 def report(game: Game) -> dict[str, Any]:
@@ -150,8 +172,10 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
         "options": dict(record.get("options") or {}), "n_rows": len(record.get("hands", [])),
         "error": None, "hands": [], "next": None, "complete": False,
     }
+    record_digest = digest(record)
+    view["fingerprint"] = record_digest[:10]
     try:
-        result = replay_game(game)
+        result = replay_game(game, record_digest)
     except RecordError as e:
         view["error"] = str(e)
         return view
