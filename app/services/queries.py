@@ -174,6 +174,7 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
     }
     record_digest = digest(record)
     view["fingerprint"] = record_digest[:10]
+    view["digest"] = record_digest
     try:
         result = replay_game(game, record_digest)
     except RecordError as e:

@@ -4,12 +4,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from flask import (Blueprint, Response, abort, flash, redirect, render_template, request, url_for)
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
 
 from app.db import get_session
 from app.forms.games import ImportForm, NewGameForm, option_field_name
@@ -88,16 +91,41 @@ def new() -> Any:
                            diagram_ccw=table_svg(names, False, label)), status
 
 
-@bp.get("/games/<int:game_id>")
-def sheet(game_id: int) -> str:
-    game = load_game_or_404(game_id)
-    view = queries.sheet_view(game, lang())
+_FRAGMENTS: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
+_FRAGMENTS_LOCK = threading.Lock()
+_FRAGMENTS_KEPT = 64
+
+
+def _sheet_body(view: dict[str, Any], language: str) -> Markup:
+    """The sheet's table, chart and notes, rendered once per record content, game and
+    language (a pure function of them) and kept for the next reads of the same sheet."""
+    key = (view["id"], view.get("digest"), language)
+    with _FRAGMENTS_LOCK:
+        body = _FRAGMENTS.get(key)
+        if body is not None:
+            _FRAGMENTS.move_to_end(key)
+            return body
     chart = None
     if view["hands"]:
         chart = progression_svg(view["players"], [r["running_totals"] for r in view["hands"]],
                                 _("Running totals, hand by hand"))
-    return render_template("games/sheet.html", g=view, chart=chart, legend=legend(view["players"]),
-                           wakelock=True)
+    body = Markup(render_template("games/_sheet_body.html", g=view, chart=chart,
+                                  legend=legend(view["players"])))
+    if view.get("digest"):
+        with _FRAGMENTS_LOCK:
+            _FRAGMENTS[key] = body
+            while len(_FRAGMENTS) > _FRAGMENTS_KEPT:
+                _FRAGMENTS.popitem(last=False)
+    return body
+
+
+@bp.get("/games/<int:game_id>")
+def sheet(game_id: int) -> str:
+    game = load_game_or_404(game_id)
+    language = lang()
+    view = queries.sheet_view(game, language)
+    body = _sheet_body(view, language) if not view["error"] else Markup("")
+    return render_template("games/sheet.html", g=view, body=body, wakelock=True)
 
 
 @bp.get("/games/<int:game_id>/audit")
