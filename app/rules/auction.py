@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from app.rules.errors import InputError, RuleError
+from app.rules.errors import InputError, RecordError, RuleError
 from app.rules.profiles import LADDER_FIESTAS, LADDER_SUBASTAS
 
 BIDDING, ANSWER, RAISE, ULTIMATUM, DONE = "bidding", "answer", "raise", "ultimatum", "done"
@@ -117,28 +117,35 @@ class Auction:
     def call(self, text: object) -> None:
         """Checks and applies one call; raises RuleError (field "") naming the rule."""
         if not isinstance(text, str):
-            raise InputError("", "a call is a string like \"1:+2\" or \"owner:accept\"", "type")
+            raise InputError.of("", "type", 'a call is a string like "1:+2" or "owner:accept"')
         m = _CALL.match(text.strip().lower())
         if not m:
-            raise InputError("", f'"{text}" is not a call (like "1:+2", "2:pass", '
-                             '"owner:accept")', "call")
+            raise InputError.of("", "call", '"%(call)s" is not a call (like "1:+2", "2:pass", '
+                                '"owner:accept")', call=text)
         if self.phase == DONE:
-            raise RuleError("", f'"{text}": the auction is already over', "auction-over")
+            raise RuleError.of("", "auction-over", '"%(call)s": the auction is already over',
+                               call=text)
         who = "owner" if m.group(2) else int(m.group(1))
         what = m.group(3)
         expected = self.to_call
         if who != expected:
             if who == "owner":
-                raise RuleError("", f'"{text}": the owner answers only when bidding has stopped; '
-                                f"it is seat {expected}'s call", "auction-turn")
+                raise RuleError.of("", "auction-turn", '"%(call)s": the owner answers only when '
+                                   "bidding has stopped; it is seat %(seat)s's call",
+                                   call=text, seat=expected)
             if isinstance(who, int) and who == self.owner:
-                raise RuleError("", f'"{text}": seat {who} owns this fiesta and does not bid',
-                                "auction-owner")
+                raise RuleError.of("", "auction-owner",
+                                   '"%(call)s": seat %(seat)s owns this fiesta and does not bid',
+                                   call=text, seat=who)
             if isinstance(who, int) and who in self.passed and self.phase == BIDDING:
-                raise RuleError("", f'"{text}": seat {who} has passed; a pass is final',
-                                "auction-pass-final")
-            whose = "the owner's answer" if expected == "owner" else f"seat {expected}'s call"
-            raise RuleError("", f'"{text}": it is {whose}', "auction-turn")
+                raise RuleError.of("", "auction-pass-final",
+                                   '"%(call)s": seat %(seat)s has passed; a pass is final',
+                                   call=text, seat=who)
+            if expected == "owner":
+                raise RuleError.of("", "auction-turn", '"%(call)s": it is the owner\'s answer',
+                                   call=text)
+            raise RuleError.of("", "auction-turn", '"%(call)s": it is seat %(seat)s\'s call',
+                               call=text, seat=expected)
         if self.phase == BIDDING:
             self._bidding(who, what, text)  # type: ignore[arg-type]
         elif self.phase == ANSWER:
@@ -151,21 +158,24 @@ class Auction:
 
     def _check_bid(self, what: str, text: str, may_match: bool) -> None:
         if what not in self.ladder:
-            raise RuleError("", f'"{text}": {what} is not a bid here (bids: '
-                            f'{" ".join(self.ladder)})', "auction-bid")
+            raise RuleError.of("", "auction-bid", '"%(call)s": %(bid)s is not a bid here '
+                               "(bids: %(bids)s)", call=text, bid=what, bids=" ".join(self.ladder))
         if self.best is not None:
             r, best = self.rank(what), self.rank(self.best)
             if r < best or (r == best and not may_match):
-                need = "equal or beat" if may_match else "beat"
-                raise RuleError("", f'"{text}": {what} does not {need} the best bid {self.best}',
-                                "auction-ladder")
+                if may_match:
+                    raise RuleError.of("", "auction-ladder", '"%(call)s": %(bid)s does not equal '
+                                       "or beat the best bid %(best)s", call=text, bid=what,
+                                       best=self.best)
+                raise RuleError.of("", "auction-ladder", '"%(call)s": %(bid)s does not beat the '
+                                   "best bid %(best)s", call=text, bid=what, best=self.best)
 
     def _bidding(self, seat: int, what: str, text: str) -> None:
         if what == "pass":
             self.passed.add(seat)
         elif what in ("withdraw", "refuse") or what in OWNER_ANSWERS:
-            raise RuleError("", f'"{text}": only a bid or pass is called while bidding',
-                            "auction-call")
+            raise RuleError.of("", "auction-call",
+                               '"%(call)s": only a bid or pass is called while bidding', call=text)
         else:
             self._check_bid(what, text, self._may_match(seat))
             self.best, self.best_seat = what, seat
@@ -189,21 +199,25 @@ class Auction:
 
     def _answer(self, what: str, text: str) -> None:
         if what not in OWNER_ANSWERS:
-            raise RuleError("", f'"{text}": the owner answers accept, too-little'
-                            + (", eight-or-nulos or reject" if self.subastas else
-                               " or eight-or-nulos"), "auction-call")
+            if self.subastas:
+                raise RuleError.of("", "auction-call", '"%(call)s": the owner answers accept, '
+                                   "too-little, eight-or-nulos or reject", call=text)
+            raise RuleError.of("", "auction-call", '"%(call)s": the owner answers accept, '
+                               "too-little or eight-or-nulos", call=text)
         if what == "accept":
             self._sale()
         elif what == "too-little":
             self.phase = RAISE
         elif what == "eight-or-nulos":
             if not self.subastas and self.best not in ("+6", "+7"):
-                raise RuleError("", f'"{text}": "8 o nulos" is offered only to a +6 or +7 bid',
-                                "eight-or-nulos")
+                raise RuleError.of("", "eight-or-nulos",
+                                   '"%(call)s": "8 o nulos" is offered only to a +6 or +7 bid',
+                                   call=text)
             self.phase = ULTIMATUM
         else:
             if not self.subastas:
-                raise RuleError("", f'"{text}": reject exists only in subastas', "reject")
+                raise RuleError.of("", "reject", '"%(call)s": reject exists only in subastas',
+                                   call=text)
             self._no_sale("rejected")
 
     def _raise(self, what: str, text: str) -> None:
@@ -211,8 +225,9 @@ class Auction:
             self._no_sale("withdrawn")
             return
         if what[0] not in "+-":
-            raise RuleError("", f'"{text}": after "es poco" the bidder raises or withdraws',
-                            "auction-call")
+            raise RuleError.of("", "auction-call",
+                               '"%(call)s": after "es poco" the bidder raises or withdraws',
+                               call=text)
         self._check_bid(what, text, False)
         self.best = what
         self.bids += 1
@@ -229,8 +244,9 @@ class Auction:
         elif what == "refuse":
             self._no_sale("refused")
         else:
-            raise RuleError("", f'"{text}": after "8 o nulos" the bidder calls +8 or refuse',
-                            "auction-call")
+            raise RuleError.of("", "auction-call",
+                               '"%(call)s": after "8 o nulos" the bidder calls +8 or refuse',
+                               call=text)
 
     def _sale(self) -> None:
         assert self.best is not None and self.best_seat is not None
@@ -267,13 +283,14 @@ def run_auction(profile_id: str, owner: int, calls: list[object] | None,
     for j, text in enumerate(calls):
         try:
             auction.call(text)
-        except InputError as e:   # RuleError is an InputError's sibling; both are RecordError
-            raise type(e)(f"{fld}[{j}]", e.message, e.code) from None
-        except RuleError as e:
-            raise RuleError(f"{fld}[{j}]", e.message, e.code) from None
+        except RecordError as e:
+            raise e.moved(f"{fld}[{j}]") from None
     if not auction.finished:
         who = auction.to_call
-        whose = "the owner's answer" if who == "owner" else f"a call from seat {who}"
-        raise RuleError(fld, f"the auction is not finished: it waits for {whose}",
-                        "auction-unfinished")
+        if who == "owner":
+            raise RuleError.of(fld, "auction-unfinished",
+                               "the auction is not finished: it waits for the owner's answer")
+        raise RuleError.of(fld, "auction-unfinished",
+                           "the auction is not finished: it waits for a call from seat %(seat)s",
+                           seat=who)
     return auction.outcome, auction.calls

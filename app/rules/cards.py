@@ -51,7 +51,7 @@ class Card(int):
     def parse(cls, text: str) -> "Card":
         card = CARD_BY_TEXT.get(text.strip().upper()) if isinstance(text, str) else None
         if card is None:
-            raise InputError("", f'"{text}" is not a card', "card")
+            raise InputError.of("", "card", '"%(text)s" is not a card', text=text)
         return card
 
 

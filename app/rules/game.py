@@ -15,14 +15,16 @@ from typing import Any
 from app.rules.auction import AuctionOutcome, run_auction
 from app.rules.cards import (BIT, HEARTS_MASK, JACKS_MASK, KH_BIT, KINGS_MASK, QUEENS_MASK,
                              cards_of)
-from app.rules.errors import InputError, RecordError, RuleError, SumError
+from app.rules.errors import InputError, RecordError, RuleError, SumError, Term, contract_term
+from app.rules.errors import element as element_term
 from app.rules.play import PlayRules, Violation, play_out, play_rules
 from app.rules.profiles import (COUNT_ELEMENTS, RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY,
                                 RIFKI_PENALTIES, RIFKI_QUOTA, Contract, Options, Profile,
                                 get_profile)
 from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_KEYS,
                               CANON, CARD_BITS, CARD_CODES, card_text, check_keys, need_dict, need_int, need_list, need_seat,
-                              need_str, parse_card, parse_cards, parse_suit, suit_text, type_name)
+                              need_str, parse_card, parse_cards, parse_suit, suit_text, type_name,
+                              what_term)
 from app.rules.schedule import Slot, slot_for
 from app.rules.scoring import card_counts, hand_points
 
@@ -173,39 +175,42 @@ class GameResult:
 
 def _header(data: object) -> tuple[Profile, Options, list[str], int, dict[str, Any]]:
     if not isinstance(data, dict):
-        raise InputError("record", f"must be a JSON object, not {type_name(data)}", "type")
+        raise InputError.of("record", "type", "must be a JSON object, not %(got)s",
+                            got=type_name(data))
     top = data
     if "format" not in top:
-        raise InputError("format", f'missing; a record starts with "format": "{FORMAT}"',
-                         "missing-key")
+        raise InputError.of("format", "missing-key",
+                            'missing; a record starts with "format": "%(format)s"', format=FORMAT)
     if top["format"] != FORMAT:
-        raise InputError("format", f"{top['format']!r} is not a supported format "
-                         f'(expected "{FORMAT}")', "format")
+        raise InputError.of("format", "format",
+                            '%(value)r is not a supported format (expected "%(format)s")',
+                            value=top["format"], format=FORMAT)
     if "profile" not in top:
-        raise InputError("profile", "missing (ru32, fiestas, subastas or rifki)", "missing-key")
+        raise InputError.of("profile", "missing-key", "missing (ru32, fiestas, subastas or rifki)")
     profile = get_profile(top["profile"])
     seat_key = profile.seat_key
     check_keys(top, TOP_KEYS + (seat_key,), "")
     options = profile.parse_options(top.get("options"))
     if "players" not in top:
-        raise InputError("players", "missing: four names in seat order", "missing-key")
-    players_raw = need_list(top["players"], "players", "a list of four names")
+        raise InputError.of("players", "missing-key", "missing: four names in seat order")
+    players_raw = need_list(top["players"], "players", "names")
     if len(players_raw) != 4:
-        raise InputError("players", f"a game has four players, not {len(players_raw)}",
-                         "players")
+        raise InputError.of("players", "players", "a game has four players, not %(n)s",
+                            n=len(players_raw))
     players: list[str] = []
     for k, name in enumerate(players_raw):
         name = need_str(name, f"players[{k}]", nonempty=True)
         if name in players:
-            raise InputError(f"players[{k}]", f'"{name}" is already seat {players.index(name)}',
-                             "players")
+            raise InputError.of(f"players[{k}]", "players", '"%(name)s" is already seat %(seat)s',
+                                name=name, seat=players.index(name))
         players.append(name)
     if seat_key not in top:
-        what = "the seat holding the 2♦" if seat_key == "first_chooser" else "the first dealer"
-        raise InputError(seat_key, f"missing: {what} (0-3)", "missing-key")
+        if seat_key == "first_chooser":
+            raise InputError.of(seat_key, "missing-key", "missing: the seat holding the 2♦ (0-3)")
+        raise InputError.of(seat_key, "missing-key", "missing: the first dealer (0-3)")
     first = need_seat(top[seat_key], seat_key)
     if "hands" not in top:
-        raise InputError("hands", "missing (an empty list for a new game)", "missing-key")
+        raise InputError.of("hands", "missing-key", "missing (an empty list for a new game)")
     need_list(top["hands"], "hands")
     canonical: dict[str, Any] = {}
     for key in top:
@@ -239,10 +244,9 @@ class GameBuilder:
         self.seat_penalties = [0, 0, 0, 0]
         self.seat_koz = [0, 0, 0, 0]
         self.rules_cache: dict[str, PlayRules] = {}
-
-    # names in messages
-    def who(self, seat: int) -> str:
-        return f"seat {seat} ({self.players[seat]})"
+        #: None: the first defect raises. A list: the entry checks note every problem here
+        #: (see :func:`entry_problems`).
+        self.problems: list[RecordError] | None = None
 
     @property
     def complete(self) -> bool:
@@ -253,10 +257,10 @@ class GameBuilder:
 
     def add(self, raw: object, i: int) -> HandResult:
         fld = f"hands[{i}]"
-        hand = need_dict(raw, fld, "an object (one hand)")
+        hand = need_dict(raw, fld, "hand")
         if self.complete:
-            raise RuleError(fld, f"the game is over after {self.profile.n_hands} hands",
-                            "game-over")
+            raise RuleError.of(fld, "game-over", "the game is over after %(n)s hands",
+                               n=self.profile.n_hands)
         check_keys(hand, HAND_KEYS, fld + ".")
         profile = self.profile
         slot = self.slot()
@@ -266,12 +270,14 @@ class GameBuilder:
         trump = -1
         if contract.trump_game:
             if "trump" not in hand:
-                raise InputError(f"{fld}.trump", f"missing: {contract.name_en} needs a trump suit "
-                                 "(S, H, D or C)", "missing-key")
+                raise InputError.of(f"{fld}.trump", "missing-key",
+                                    "missing: %(contract)s needs a trump suit (S, H, D or C)",
+                                    contract=_contract_word(contract))
             trump = parse_suit(hand["trump"], f"{fld}.trump")
         elif "trump" in hand:
-            raise InputError(f"{fld}.trump", f"{contract.id} is played without trumps",
-                             "unexpected-key")
+            raise InputError.of(f"{fld}.trump", "unexpected-key",
+                                "%(contract)s is played without trumps",
+                                contract=Term(contract.id, "contract"))
         # auction ---------------------------------------------------------------------------
         outcome: AuctionOutcome | None = None
         calls: list[str] = []
@@ -280,14 +286,13 @@ class GameBuilder:
             assert owner is not None
             raw_calls = None
             if "auction" in hand:
-                raw_calls = need_list(hand["auction"], f"{fld}.auction", "a list of calls")
+                raw_calls = need_list(hand["auction"], f"{fld}.auction", "calls")
             outcome, calls = run_auction(profile.id, owner, raw_calls, f"{fld}.auction")
             if contract.id not in outcome.contracts:
-                raise RuleError(f"{fld}.contract", self._fiesta_contract_message(outcome),
-                                "fiesta-contract")
+                raise self._fiesta_contract_error(outcome, f"{fld}.contract")
         elif "auction" in hand:
-            raise InputError(f"{fld}.auction", "only a fiesta (hands 7-10 of fiestas and "
-                             "subastas) has an auction", "unexpected-key")
+            raise InputError.of(f"{fld}.auction", "unexpected-key",
+                                "only a fiesta (hands 7-10 of fiestas and subastas) has an auction")
         # leader and declarer ---------------------------------------------------------------
         declarer: int | None = None
         bid: str | None = None
@@ -311,20 +316,21 @@ class GameBuilder:
         modes = [m for m in ("counts", "captures", "tricks") if m in hand]
         if not contract.played:
             if modes:
-                raise InputError(f"{fld}.{modes[0]}", "a 433 is not played: it has no counts, "
-                                 "captures or tricks", "unexpected-key")
+                raise InputError.of(f"{fld}.{modes[0]}", "unexpected-key",
+                                    "a 433 is not played: it has no counts, captures or tricks")
             if "deal" in hand:
-                raise InputError(f"{fld}.deal", "a 433 is not played: it has no deal",
-                                 "unexpected-key")
+                raise InputError.of(f"{fld}.deal", "unexpected-key",
+                                    "a 433 is not played: it has no deal")
         elif len(modes) != 1:
             if not modes:
-                raise InputError(fld, "enter the hand as one of counts, captures or tricks",
-                                 "missing-key")
-            raise InputError(f"{fld}.{modes[1]}", f"enter the hand one way only ({modes[0]} "
-                             f"is already given)", "unexpected-key")
+                raise InputError.of(fld, "missing-key",
+                                    "enter the hand as one of counts, captures or tricks")
+            raise InputError.of(f"{fld}.{modes[1]}", "unexpected-key",
+                                "enter the hand one way only (%(mode)s is already given)",
+                                mode=modes[0])
         if "deal" in hand and modes != ["tricks"]:
-            raise InputError(f"{fld}.deal", "a deal goes with a hand entered as tricks",
-                             "unexpected-key")
+            raise InputError.of(f"{fld}.deal", "unexpected-key",
+                                "a deal goes with a hand entered as tricks")
         mode = modes[0] if modes else "none"
         result = HandResult(
             index=i, number=self.number, contract=contract,
@@ -344,6 +350,13 @@ class GameBuilder:
             result.tricks_played = n_tricks
         elif mode == "tricks":
             self._tricks(hand, contract, trump, leader, fld, result)
+        if self.problems:
+            if "ruling" in hand:
+                try:
+                    self._ruling(hand["ruling"], contract, f"{fld}.ruling")
+                except RecordError as e:
+                    self.problems.append(e)
+            return result
         if contract.played:
             points = hand_points(contract, result.counts)
             if contract.trump_game and profile.id == "rifki":
@@ -387,51 +400,64 @@ class GameBuilder:
         if "contract" not in hand:
             if slot.contract is not None:
                 return profile.contracts[slot.contract]
-            what = ("a fiesta is trump, nulos or 433" if slot.fiesta else
-                    f"{self.who(slot.chooser or 0)} chooses the contract")
-            raise InputError(f, f"missing: {what}", "missing-key")
+            if slot.fiesta:
+                raise InputError.of(f, "missing-key", "missing: a fiesta is trump, nulos or 433")
+            chooser = slot.chooser or 0
+            raise InputError.of(f, "missing-key",
+                                "missing: seat %(seat)s (%(name)s) chooses the contract",
+                                seat=chooser, name=self.players[chooser])
         cid = hand["contract"]
         if not isinstance(cid, str):
-            raise InputError(f, f"must be a contract id, not {type_name(cid)}", "type")
+            raise InputError.of(f, "type", "must be a contract id, not %(got)s",
+                                got=type_name(cid))
         if slot.contract is not None:
             if cid != slot.contract:
                 fixed = profile.contracts[slot.contract]
-                raise RuleError(f, f"hand {slot.number} is {slot.contract} ({fixed.name_es}), "
-                                f"not {cid!r}", "schedule")
+                raise RuleError.of(f, "schedule", "hand %(n)s is %(id)s (%(contract)s), not %(value)r",
+                                   n=slot.number, id=slot.contract,
+                                   contract=Term(fixed.name_es, "contract", fixed.id), value=cid)
             return profile.contracts[cid]
         contract = profile.contracts.get(cid)
         if slot.fiesta:
             if contract is None or not contract.fiesta:
-                raise InputError(f, f"{cid!r} is not a fiesta contract (trump, nulos or 433)",
-                                 "contract")
+                raise InputError.of(f, "contract",
+                                    "%(value)r is not a fiesta contract (trump, nulos or 433)",
+                                    value=cid)
             return contract
         if contract is None:
-            raise InputError(f, f"{cid!r} is not a {profile.id} contract (one of: "
-                             f"{', '.join(profile.contracts)})", "contract")
+            raise InputError.of(f, "contract", "%(value)r is not a %(profile)s contract (one of: "
+                                "%(allowed)s)", value=cid, profile=profile.id,
+                                allowed=", ".join(profile.contracts))
         if profile.id == "rifki":
             problem = self.choice_problem(contract.id, slot)
             if problem is not None:
-                raise RuleError(f, problem[1], problem[0])
+                raise problem.moved(f)
         return contract
 
-    def choice_problem(self, cid: str, slot: Slot) -> tuple[str, str] | None:
-        """Why a rifki choice breaks a limit (rule, message), or None."""
+    def choice_problem(self, cid: str, slot: Slot) -> RuleError | None:
+        """Why a rifki choice breaks a limit (``.code`` is the rule, field "contract"), or None."""
         chooser = slot.chooser
         assert chooser is not None
         done = self.contract_count.get(cid, 0)
+        f = "contract"
         if cid == "koz":
             if done >= RIFKI_KOZ_LIMIT:
-                return "koz-limit", f"koz has been played {RIFKI_KOZ_LIMIT} times already"
+                return RuleError.of(f, "koz-limit", "koz has been played %(n)s times already",
+                                    n=RIFKI_KOZ_LIMIT)
             if self.options.choice_limit == "3+2" and self.seat_koz[chooser] >= RIFKI_QUOTA["koz"]:
-                return ("choice-limit", f"{self.who(chooser)} has already chosen koz "
-                        f"{RIFKI_QUOTA['koz']} times (3+2)")
+                return RuleError.of(f, "choice-limit",
+                                    "seat %(seat)s (%(name)s) has already chosen koz %(n)s times "
+                                    "(3+2)", seat=chooser, name=self.players[chooser],
+                                    n=RIFKI_QUOTA["koz"])
             return None
         if done >= RIFKI_LIMIT_PER_PENALTY:
-            return "penalty-limit", f"{cid} has been played {RIFKI_LIMIT_PER_PENALTY} times already"
+            return RuleError.of(f, "penalty-limit", "%(contract)s has been played %(n)s times already",
+                                contract=Term(cid, "contract"), n=RIFKI_LIMIT_PER_PENALTY)
         if (self.options.choice_limit == "3+2"
                 and self.seat_penalties[chooser] >= RIFKI_QUOTA["penalty"]):
-            return ("choice-limit", f"{self.who(chooser)} has already chosen "
-                    f"{RIFKI_QUOTA['penalty']} penalties (3+2)")
+            return RuleError.of(f, "choice-limit",
+                                "seat %(seat)s (%(name)s) has already chosen %(n)s penalties (3+2)",
+                                seat=chooser, name=self.players[chooser], n=RIFKI_QUOTA["penalty"])
         return None
 
     def _count_choice(self, contract: Contract, slot: Slot) -> None:
@@ -443,13 +469,18 @@ class GameBuilder:
             self.seat_penalties[slot.chooser] += 1
 
     @staticmethod
-    def _fiesta_contract_message(outcome: AuctionOutcome) -> str:
+    def _fiesta_contract_error(outcome: AuctionOutcome, f: str) -> RuleError:
+        code = "fiesta-contract"
         if outcome.sale:
-            kind = "a trump" if outcome.contracts == ("trump",) else "nulos"
-            return f"after a sale at {outcome.bid} the buyer plays {kind}"
+            if outcome.contracts == ("trump",):
+                return RuleError.of(f, code, "after a sale at %(bid)s the buyer plays a trump",
+                                    bid=outcome.bid)
+            return RuleError.of(f, code, "after a sale at %(bid)s the buyer plays nulos",
+                                bid=outcome.bid)
         if outcome.reason == "refused":
-            return "after refusing 8 o nulos the owner plays nulos"
-        return "433 is allowed only when the auction drew fewer than three bids"
+            return RuleError.of(f, code, "after refusing 8 o nulos the owner plays nulos")
+        return RuleError.of(f, code,
+                            "433 is allowed only when the auction drew fewer than three bids")
 
     def _leader(self, hand: dict[str, Any], leaders: tuple[int, ...], contract: Contract,
                 fld: str) -> int | None:
@@ -458,14 +489,24 @@ class GameBuilder:
         f = f"{fld}.leader"
         seat = need_seat(hand["leader"], f)
         if not leaders:
-            raise InputError(f, "a 433 is not played: nobody leads", "unexpected-key")
+            raise InputError.of(f, "unexpected-key", "a 433 is not played: nobody leads")
         if seat not in leaders:
+            names = self.players
             if len(leaders) == 1:
-                raise RuleError(f, f"{self.who(leaders[0])} leads this hand, not seat {seat}",
-                                "leader")
-            raise RuleError(f, f"{self.who(leaders[0])} or {self.who(leaders[1])} leads this "
-                            f"hand, not seat {seat}", "leader")
+                raise RuleError.of(f, "leader",
+                                   "seat %(seat)s (%(name)s) leads this hand, not seat %(value)s",
+                                   seat=leaders[0], name=names[leaders[0]], value=seat)
+            raise RuleError.of(f, "leader", "seat %(seat)s (%(name)s) or seat %(seat2)s "
+                               "(%(name2)s) leads this hand, not seat %(value)s",
+                               seat=leaders[0], name=names[leaders[0]], seat2=leaders[1],
+                               name2=names[leaders[1]], value=seat)
         return seat
+
+    def _fail(self, error: RecordError) -> None:
+        """Raises ``error``; while collecting every problem of an entry, notes it instead."""
+        if self.problems is None:
+            raise error
+        self.problems.append(error)
 
     def _counts(self, value: object, contract: Contract, fld: str) -> dict[str, Any]:
         counts = need_dict(value, fld)
@@ -476,30 +517,35 @@ class GameBuilder:
         out: dict[str, Any] = {}
         for element in scored:
             f = f"{fld}.{element}"
-            if element not in counts:
-                raise InputError(f, f"missing: {contract.name_en} scores {element}",
-                                 "missing-key")
-            v = counts[element]
-            if element == "kh":
-                out[element] = need_seat(v, f)
-            elif element == "last_two":
-                seats = need_list(v, f, "a list of two seats (trick "
-                                  f"{n_tricks - 1} then {n_tricks})")
-                if len(seats) != 2:
-                    raise InputError(f, f"names two seats (trick {n_tricks - 1} then {n_tricks}),"
-                                     f" not {len(seats)}", "length")
-                out[element] = [need_seat(s, f"{f}[{k}]") for k, s in enumerate(seats)]
-            else:
-                items = need_list(v, f, "a list of four counts")
-                if len(items) != 4:
-                    raise InputError(f, f"has one count per seat: 4, not {len(items)}", "length")
-                nums = [need_int(x, f"{f}[{k}]", 0, full[element]) for k, x in enumerate(items)]
-                total = sum(nums)
-                if total != full[element]:
-                    raise SumError(f, f"{element} add up to {total}; "
-                                   + _full_sentence(element, full[element], self.profile),
-                                   "sum")
-                out[element] = nums
+            try:
+                if element not in counts:
+                    raise InputError.of(f, "missing-key", "missing: %(contract)s scores %(element)s",
+                                        contract=_contract_word(contract),
+                                        element=element_term(element))
+                v = counts[element]
+                if element == "kh":
+                    out[element] = need_seat(v, f)
+                elif element == "last_two":
+                    if not isinstance(v, list):
+                        need_list(v, f, what_term("last-two", before=n_tricks - 1, last=n_tricks))
+                    if len(v) != 2:
+                        raise _last_two_length(f, n_tricks, len(v))
+                    out[element] = [need_seat(s, f"{f}[{k}]") for k, s in enumerate(v)]
+                else:
+                    items = need_list(v, f, "counts")
+                    if len(items) != 4:
+                        raise InputError.of(f, "length", "has one count per seat: 4, not %(n)s",
+                                            n=len(items))
+                    nums = [need_int(x, f"{f}[{k}]", 0, full[element]) for k, x in enumerate(items)]
+                    total = sum(nums)
+                    if total != full[element]:
+                        raise _sum_error(f, element, total, self.profile)
+                    out[element] = nums
+            except RecordError as e:
+                self._fail(e)
+        if len(out) < len(scored):          # collecting: check the room of what reads
+            self._check_trick_room(_counts_of(out, contract), contract, fld)
+            return out
         # reorder as given, for a faithful round trip
         out = {k: out[k] for k in counts}
         self._check_trick_room(_counts_of(out, contract), contract, fld)
@@ -520,13 +566,15 @@ class GameBuilder:
             if "kh" in counts and counts["kh"][s]:
                 cards = max(cards, 1)
             if cards > 4 * tricks[s]:
-                raise SumError(f"{fld}.tricks[{s}]", f"{self.who(s)} took at least {cards} "
-                               f"scoring cards in {tricks[s]} tricks (4 cards a trick)",
-                               "trick-room")
+                self._fail(SumError.of(
+                    f"{fld}.tricks[{s}]", "trick-room", "seat %(seat)s (%(name)s) took at least "
+                    "%(cards)s scoring cards in %(tricks)s tricks (4 cards a trick)",
+                    seat=s, name=self.players[s], cards=cards, tricks=tricks[s]))
             if "last_two" in counts and counts["last_two"][s] > tricks[s]:
-                raise SumError(f"{fld}.tricks[{s}]", f"{self.who(s)} took "
-                               f"{counts['last_two'][s]} of the last two tricks but "
-                               f"{tricks[s]} tricks in all", "trick-room")
+                self._fail(SumError.of(
+                    f"{fld}.tricks[{s}]", "trick-room", "seat %(seat)s (%(name)s) took %(last)s "
+                    "of the last two tricks but %(tricks)s tricks in all",
+                    seat=s, name=self.players[s], last=counts["last_two"][s], tricks=tricks[s]))
 
     def _captures(self, value: object, contract: Contract, fld: str,
                   result: HandResult) -> dict[str, Any]:
@@ -538,25 +586,29 @@ class GameBuilder:
         deck, size = self.profile.deck, self.profile.deck_size
         masks = [0, 0, 0, 0]
         if "cards" in caps:
-            lists = need_list(caps["cards"], f"{fld}.cards", "four lists of cards")
+            lists = need_list(caps["cards"], f"{fld}.cards", "card-lists")
             if len(lists) != 4:
-                raise InputError(f"{fld}.cards", f"has one list per seat: 4, not {len(lists)}",
-                                 "length")
+                raise InputError.of(f"{fld}.cards", "length", "has one list per seat: 4, not %(n)s",
+                                    n=len(lists))
             seen = 0
             texts: list[list[str]] = []
             for s, items in enumerate(lists):
                 f = f"{fld}.cards[{s}]"
-                cards = need_list(items, f, "a list of cards")
+                cards = need_list(items, f, "cards")
                 row = []
                 for k, text in enumerate(cards):
                     c = parse_card(text, f"{f}[{k}]", deck, size)
                     b = BIT[c]
                     if not scoring & b:
-                        raise InputError(f"{f}[{k}]", f"{card_text(c)} does not score in "
-                                         f"{contract.name_en}", "not-scoring")
+                        self._fail(InputError.of(f"{f}[{k}]", "not-scoring",
+                                                 "%(card)s does not score in %(contract)s",
+                                                 card=card_text(c),
+                                                 contract=_contract_word(contract)))
+                        continue
                     if seen & b:
-                        raise InputError(f"{f}[{k}]", f"{card_text(c)} is listed twice",
-                                         "card-twice")
+                        self._fail(InputError.of(f"{f}[{k}]", "card-twice",
+                                                 "%(card)s is listed twice", card=card_text(c)))
+                        continue
                     seen |= b
                     masks[s] |= b
                     row.append(card_text(c))
@@ -564,42 +616,47 @@ class GameBuilder:
             missing = scoring & ~seen
             if missing:
                 names = " ".join(card_text(c) for c in cards_of(missing))
-                raise SumError(f"{fld}.cards", f"every scoring card is taken by someone: "
-                               f"{names} {'is' if missing.bit_count() == 1 else 'are'} "
-                               "not assigned", "sum")
+                if missing.bit_count() == 1:
+                    self._fail(SumError.of(f"{fld}.cards", "sum", "every scoring card is taken "
+                                           "by someone: %(cards)s is not assigned", cards=names))
+                else:
+                    self._fail(SumError.of(f"{fld}.cards", "sum", "every scoring card is taken "
+                                           "by someone: %(cards)s are not assigned", cards=names))
             out["cards"] = texts
         elif scoring:
-            raise InputError(f"{fld}.cards", "missing: the scoring cards each seat took",
-                             "missing-key")
+            raise InputError.of(f"{fld}.cards", "missing-key",
+                                "missing: the scoring cards each seat took")
         counts = card_counts(contract, masks)
         n_tricks = self.profile.n_tricks
-        full = _full_counts(self.profile)
         for element in ("tricks", "last_two"):
             if element not in allowed:
                 continue
             f = f"{fld}.{element}"
-            if element not in caps:
-                raise InputError(f, f"missing: {contract.name_en} scores {element}",
-                                 "missing-key")
-            if element == "tricks":
-                items = need_list(caps[element], f, "a list of four counts")
-                if len(items) != 4:
-                    raise InputError(f, f"has one count per seat: 4, not {len(items)}", "length")
-                nums = [need_int(x, f"{f}[{k}]", 0, n_tricks) for k, x in enumerate(items)]
-                if sum(nums) != n_tricks:
-                    raise SumError(f, f"tricks add up to {sum(nums)}; "
-                                   + _full_sentence("tricks", full["tricks"], self.profile), "sum")
-                out[element] = nums
-                counts["tricks"] = nums
-            else:
-                seats = need_list(caps[element], f, "a list of two seats")
-                if len(seats) != 2:
-                    raise InputError(f, f"names two seats (trick {n_tricks - 1} then {n_tricks}),"
-                                     f" not {len(seats)}", "length")
-                pair = [need_seat(s, f"{f}[{k}]") for k, s in enumerate(seats)]
-                out[element] = pair
-                counts["last_two"] = [pair.count(s) for s in range(4)]
-        out = {k: out[k] for k in caps}
+            try:
+                if element not in caps:
+                    raise InputError.of(f, "missing-key", "missing: %(contract)s scores %(element)s",
+                                        contract=_contract_word(contract),
+                                        element=element_term(element))
+                if element == "tricks":
+                    items = need_list(caps[element], f, "counts")
+                    if len(items) != 4:
+                        raise InputError.of(f, "length", "has one count per seat: 4, not %(n)s",
+                                            n=len(items))
+                    nums = [need_int(x, f"{f}[{k}]", 0, n_tricks) for k, x in enumerate(items)]
+                    if sum(nums) != n_tricks:
+                        raise _sum_error(f, "tricks", sum(nums), self.profile)
+                    out[element] = nums
+                    counts["tricks"] = nums
+                else:
+                    seats = need_list(caps[element], f, "seats")
+                    if len(seats) != 2:
+                        raise _last_two_length(f, n_tricks, len(seats))
+                    pair = [need_seat(s, f"{f}[{k}]") for k, s in enumerate(seats)]
+                    out[element] = pair
+                    counts["last_two"] = [pair.count(s) for s in range(4)]
+            except RecordError as e:
+                self._fail(e)
+        out = {k: out[k] for k in caps if k in out}
         self._check_trick_room(counts, contract, fld)
         result.counts = counts
         result.captured_masks = masks
@@ -610,15 +667,16 @@ class GameBuilder:
         profile = self.profile
         deck, size, n_tricks = profile.deck, profile.deck_size, profile.n_tricks
         f = f"{fld}.tricks"
-        raw = need_list(hand["tricks"], f, "a list of tricks")
+        raw = need_list(hand["tricks"], f, "tricks")
         tricks = _parse_tricks(raw, f, deck, size)
         deal: list[int] | None = None
         deal_order: list[list[str]] | None = None
         if "deal" in hand:
             fd = f"{fld}.deal"
-            lists = need_list(hand["deal"], fd, "four lists of cards")
+            lists = need_list(hand["deal"], fd, "card-lists")
             if len(lists) != 4:
-                raise InputError(fd, f"has one list per seat: 4, not {len(lists)}", "length")
+                raise InputError.of(fd, "length", "has one list per seat: 4, not %(n)s",
+                                    n=len(lists))
             deal = []
             seen = 0
             bits = CARD_BITS
@@ -664,11 +722,13 @@ class GameBuilder:
         profile = self.profile
         cards = parse_cards(items, fld, profile.deck, profile.deck_size)
         if len(cards) != profile.n_tricks:
-            raise InputError(fld, f"{self.who(seat)} was dealt {profile.n_tricks} cards, "
-                             f"not {len(cards)}", "length")
+            raise InputError.of(fld, "length", "seat %(seat)s (%(name)s) was dealt %(n)s cards, "
+                                "not %(got)s", seat=seat, name=self.players[seat],
+                                n=profile.n_tricks, got=len(cards))
         for k, c in enumerate(cards):
             if seen & BIT[c]:
-                raise InputError(f"{fld}[{k}]", f"{CANON[c]} is dealt twice", "card-twice")
+                raise InputError.of(f"{fld}[{k}]", "card-twice", "%(card)s is dealt twice",
+                                    card=CANON[c])
             seen |= BIT[c]
         raise AssertionError("unreachable: the deal reads")  # pragma: no cover
 
@@ -676,49 +736,49 @@ class GameBuilder:
         data = need_dict(value, fld)
         check_keys(data, RULING_KEYS, fld + ".")
         if "kind" not in data:
-            raise InputError(f"{fld}.kind", f"missing: one of {', '.join(RULING_KINDS)}",
-                             "missing-key")
+            raise InputError.of(f"{fld}.kind", "missing-key", "missing: one of %(allowed)s",
+                                allowed=", ".join(RULING_KINDS))
         kind = data["kind"]
         if kind not in RULING_KINDS:
-            raise InputError(f"{fld}.kind", f"{kind!r} is not a ruling (one of "
-                             f"{', '.join(RULING_KINDS)})", "ruling")
+            raise InputError.of(f"{fld}.kind", "ruling", "%(value)r is not a ruling (one of "
+                                "%(allowed)s)", value=kind, allowed=", ".join(RULING_KINDS))
         ruling = Ruling(kind=kind)
         if "seat" in data:
             if kind != "charge-offender":
-                raise InputError(f"{fld}.seat", "a seat goes only with charge-offender",
-                                 "unexpected-key")
+                raise InputError.of(f"{fld}.seat", "unexpected-key",
+                                    "a seat goes only with charge-offender")
             ruling.seat = need_seat(data["seat"], f"{fld}.seat")
         elif kind == "charge-offender":
-            raise InputError(f"{fld}.seat", "missing: the offending seat", "missing-key")
+            raise InputError.of(f"{fld}.seat", "missing-key", "missing: the offending seat")
         if kind == "charge-offender" and not contract.negative:
-            raise RuleError(f"{fld}.kind", "charge-offender is for negative hands only",
-                            "charge-offender")
+            raise RuleError.of(f"{fld}.kind", "charge-offender",
+                               "charge-offender is for negative hands only")
         if "points" in data:
             if kind != "adjusted":
-                raise InputError(f"{fld}.points", "points go only with an adjusted ruling",
-                                 "unexpected-key")
-            items = need_list(data["points"], f"{fld}.points", "a list of four points")
+                raise InputError.of(f"{fld}.points", "unexpected-key",
+                                    "points go only with an adjusted ruling")
+            items = need_list(data["points"], f"{fld}.points", "points")
             if len(items) != 4:
-                raise InputError(f"{fld}.points", f"has one number per seat: 4, not "
-                                 f"{len(items)}", "length")
+                raise InputError.of(f"{fld}.points", "length",
+                                    "has one number per seat: 4, not %(n)s", n=len(items))
             pts = []
             for k, x in enumerate(items):
                 if type(x) is not int:
-                    raise InputError(f"{fld}.points[{k}]", f"must be a whole number, not "
-                                     f"{type_name(x)}", "type")
+                    raise InputError.of(f"{fld}.points[{k}]", "type",
+                                        "must be a whole number, not %(got)s", got=type_name(x))
                 pts.append(x)
             if sum(pts) != contract.total:
-                raise SumError(f"{fld}.points", f"the points add up to {sum(pts)}; this hand's "
-                               f"total is {contract.total}", "sum")
+                raise SumError.of(f"{fld}.points", "sum",
+                                  "the points add up to %(sum)s; this hand's total is %(total)s",
+                                  sum=sum(pts), total=contract.total)
             ruling.points = pts
         elif kind == "adjusted":
-            raise InputError(f"{fld}.points", "missing: the four adjusted points",
-                             "missing-key")
+            raise InputError.of(f"{fld}.points", "missing-key", "missing: the four adjusted points")
         if "reason" in data:
             ruling.reason = need_str(data["reason"], f"{fld}.reason", nonempty=kind == "adjusted")
         elif kind == "adjusted":
-            raise InputError(f"{fld}.reason", "missing: an adjusted ruling needs a reason",
-                             "missing-key")
+            raise InputError.of(f"{fld}.reason", "missing-key",
+                                "missing: an adjusted ruling needs a reason")
         if "by" in data:
             ruling.by = need_str(data["by"], f"{fld}.by")
         if "at" in data:
@@ -726,8 +786,8 @@ class GameBuilder:
             try:
                 datetime.datetime.fromisoformat(at)
             except ValueError:
-                raise InputError(f"{fld}.at", f"{at!r} is not an ISO-8601 date and time",
-                                 "type") from None
+                raise InputError.of(f"{fld}.at", "type", "%(value)r is not an ISO-8601 date and time",
+                                    value=at) from None
             ruling.at = at
         return ruling
 
@@ -786,9 +846,9 @@ def _parse_tricks(raw: list[Any], fld: str, deck: int, size: int) -> list[list[i
     out = []
     for t, trick in enumerate(raw):
         ft = f"{fld}[{t}]"
-        items = need_list(trick, ft, "a list of four cards")
+        items = need_list(trick, ft, "trick")
         if len(items) != 4:
-            raise InputError(ft, f"a trick has four cards, not {len(items)}", "length")
+            raise InputError.of(ft, "length", "a trick has four cards, not %(n)s", n=len(items))
         out.append(parse_cards(items, ft, deck, size))
     return out
 
@@ -805,10 +865,24 @@ def _full_counts(profile: Profile) -> dict[str, int]:
             "kings": 4, "queens": 4, "jacks": 4}
 
 
-def _full_sentence(element: str, n: int, profile: Profile) -> str:
+def _sum_error(fld: str, element: str, total: int, profile: Profile) -> SumError:
+    """``hearts add up to 12; a 52-card hand has 13`` (``there are 4`` for faces)."""
+    full = _full_counts(profile)[element]
     if element in ("tricks", "hearts"):
-        return f"a {profile.deck_size}-card hand has {n}"
-    return f"there are {n}"
+        return SumError.of(fld, "sum", "%(element)s add up to %(total)s; a %(deck)s-card hand "
+                           "has %(full)s", element=element_term(element), total=total,
+                           deck=profile.deck_size, full=full)
+    return SumError.of(fld, "sum", "%(element)s add up to %(total)s; there are %(full)s",
+                       element=element_term(element), total=total, full=full)
+
+
+def _last_two_length(fld: str, n_tricks: int, n: int) -> InputError:
+    return InputError.of(fld, "length", "names two seats (trick %(before)s then %(last)s), not %(n)s",
+                         before=n_tricks - 1, last=n_tricks, n=n)
+
+
+def _contract_word(contract: Contract) -> Term:
+    return contract_term(contract.id, contract.name_en)
 
 
 def _counts_of(entered: dict[str, Any], contract: Contract) -> dict[str, list[int]]:
@@ -844,6 +918,35 @@ def load(data: object, link: bool = True) -> GameResult:
     return result
 
 
+def entry_problems(data: object, index: int) -> list[RecordError]:
+    """Every problem of the hand at ``index`` (entered as counts or captures), at once.
+
+    The hands before it are replayed first (their first defect is the only problem). In the
+    hand itself, each element is checked on its own -- its shape, its sum -- then each seat's
+    trick room on the elements that read, and each listed card (not scoring, listed twice,
+    not assigned); a defect before the entry (contract, trump, leader, auction) stops there.
+    An empty list: the hand is fine (hands after it are not looked at).
+    """
+    try:
+        profile, options, players, first, _canonical = _header(data)
+        assert isinstance(data, dict)
+        hands = data["hands"]
+        builder = GameBuilder(profile, options, players, first)
+        for i, raw in enumerate(hands[:index]):
+            builder.add(raw, i)
+    except RecordError as e:
+        return [e]
+    if index >= len(hands):
+        return []
+    problems: list[RecordError] = []
+    builder.problems = problems
+    try:
+        builder.add(hands[index], index)
+    except RecordError as e:
+        problems.append(e)
+    return problems
+
+
 def parse_record(data: object) -> Record:
     return load(data).record
 
@@ -867,4 +970,4 @@ def builder_for(record: Record) -> GameBuilder:
 
 
 __all__ = ["GameResult", "HandResult", "NextHand", "Record", "RecordError", "Ruling", "load",
-           "normalize_record", "parse_record", "replay", "builder_for"]
+           "normalize_record", "parse_record", "replay", "builder_for", "entry_problems"]

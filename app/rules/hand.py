@@ -29,8 +29,8 @@ class HandState:
             self.profile.parse_options(options or {})
         contract = self.profile.contracts.get(contract_id)
         if contract is None or not contract.played:
-            raise InputError("contract", f"{contract_id!r} is not a played contract of "
-                             f"{self.profile.id}", "contract")
+            raise InputError.of("contract", "contract", "%(value)r is not a played contract of "
+                                "%(profile)s", value=contract_id, profile=self.profile.id)
         self.contract = contract
         self.trump = parse_suit(trump, "trump") if contract.trump_game else -1
         self.rules = play_rules(self.profile, self.options, contract)
@@ -128,15 +128,16 @@ class HandState:
         w = self._walk()
         seat = w["to_play"]
         if seat is None:
-            raise InputError("card", "the hand is over", "hand-over")
+            raise InputError.of("card", "hand-over", "the hand is over")
         if w["played"] & BIT[c]:
-            raise InputError("card", f"{Card(c)} has already been played", "card-twice")
+            raise InputError.of("card", "card-twice", "%(card)s has already been played",
+                                card=str(Card(c)))
         if self.deal is not None and not self.deal[seat] & BIT[c]:
-            raise InputError("card", f"{Card(c)} is not in {self.names[seat]}'s hand",
-                             "card-not-held")
+            raise InputError.of("card", "card-not-held", "%(card)s is not in %(name)s's hand",
+                                card=str(Card(c)), name=self.names[seat])
         if not self.profile.deck & BIT[c]:
-            raise InputError("card", f"{Card(c)} is not in the {self.profile.deck_size}-card "
-                             "deck", "card")
+            raise InputError.of("card", "card", "%(card)s is not in the %(deck)s-card deck",
+                                card=str(Card(c)), deck=self.profile.deck_size)
         violation = self.why_illegal(c)
         self.plays.append(c)
         return violation
@@ -186,7 +187,7 @@ def _card(card: str | int) -> int:
         return int(card)
     c = CARD_BY_TEXT.get(card.strip().upper())
     if c is None:
-        raise InputError("card", f'"{card}" is not a card', "card")
+        raise InputError.of("card", "card", '"%(text)s" is not a card', text=card)
     return int(c)
 
 

@@ -279,15 +279,17 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
         # an early end before the last trick is reported where it happens, below
         early_end = _early_end(tricks, leader, trump, scoring) if early else None
         t = early_end if early_end is not None else n_tricks
-        why = "the hand ended early" if early_end is not None else "the hand has no more tricks"
-        raise InputError(f"{fld}[{t}]", f"trick {t + 1} comes after the end of the hand "
-                         f"({why})", "hand-over")
+        if early_end is not None:
+            raise InputError.of(f"{fld}[{t}]", "hand-over", "trick %(n)s comes after the end of "
+                                "the hand (the hand ended early)", n=t + 1)
+        raise InputError.of(f"{fld}[{t}]", "hand-over", "trick %(n)s comes after the end of "
+                            "the hand (the hand has no more tricks)", n=t + 1)
     # module tables as locals: this loop runs for every trick of every hand
     bit, suit_of, suit_mask, judge = BIT, SUIT_OF, SUIT_MASK, judge_play
     for t, trick in enumerate(tricks):
         if over:
-            raise InputError(f"{fld}[{t}]", f"trick {t + 1} comes after the end of the hand "
-                             "(the hand ended early)", "hand-over")
+            raise InputError.of(f"{fld}[{t}]", "hand-over", "trick %(n)s comes after the end of "
+                                "the hand (the hand ended early)", n=t + 1)
         leaders.append(seat)
         a, b, c, d = trick
         s1, s2, s3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
@@ -363,9 +365,12 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
         last_two[winners[-1]] += 1
         last_two[winners[-2]] += 1
     if len(tricks) < n_tricks and not over:
-        raise InputError(fld, f"{len(tricks)} tricks entered; the hand is not over until "
-                         f"trick {n_tricks}" + (" or the last scoring card" if early else ""),
-                         "hand-unfinished")
+        if early:
+            raise InputError.of(fld, "hand-unfinished", "%(n)s tricks entered; the hand is not "
+                                "over until trick %(last)s or the last scoring card",
+                                n=len(tricks), last=n_tricks)
+        raise InputError.of(fld, "hand-unfinished", "%(n)s tricks entered; the hand is not over "
+                            "until trick %(last)s", n=len(tricks), last=n_tricks)
     if holding is None:                 # without the deal: what later plays prove
         before = 0
         for t, trick in enumerate(tricks):
@@ -466,11 +471,16 @@ def _check_cards(trick: list[int], seat: int, played: int, deal: list[int] | Non
         b = BIT[c]
         s = (seat + pos) & 3
         if played & b:
-            raise InputError(f"{fld}[{t}][{pos}]", f"{Card(c)} is played twice", "card-twice")
+            raise InputError.of(f"{fld}[{t}][{pos}]", "card-twice", "%(card)s is played twice",
+                                card=str(Card(c)))
         if deal is not None and not deal[s] & b:
-            raise InputError(f"{fld}[{t}][{pos}]",
-                             f"{Card(c)} is not in the hand dealt to seat {s}"
-                             + (f" ({names[s]})" if names else ""), "card-not-held")
+            if names:
+                raise InputError.of(f"{fld}[{t}][{pos}]", "card-not-held", "%(card)s is not in "
+                                    "the hand dealt to seat %(seat)s (%(name)s)",
+                                    card=str(Card(c)), seat=s, name=names[s])
+            raise InputError.of(f"{fld}[{t}][{pos}]", "card-not-held",
+                                "%(card)s is not in the hand dealt to seat %(seat)s",
+                                card=str(Card(c)), seat=s)
         played |= b
 
 

@@ -131,20 +131,20 @@ class Profile:
         if data is None:
             return Options()
         if not isinstance(data, dict):
-            raise InputError(field_name, "must be an object of option names and values", "type")
+            raise InputError.of(field_name, "type", "must be an object of option names and values")
         known = {spec.name: spec for spec in self.options}
         values: dict[str, Any] = {}
         for name, value in data.items():
             spec = known.get(name)
             if spec is None:
                 allowed = ", ".join(known) or "none"
-                raise InputError(f"{field_name}.{name}",
-                                 f"unknown option for {self.id} (its options: {allowed})",
-                                 "unknown-option")
+                raise InputError.of(f"{field_name}.{name}", "unknown-option",
+                                    "unknown option for %(profile)s (its options: %(allowed)s)",
+                                    profile=self.id, allowed=allowed)
             if value not in spec.values:
-                raise InputError(f"{field_name}.{name}",
-                                 f"{value!r} is not a value of {name} "
-                                 f"(one of: {', '.join(spec.values)})", "option-value")
+                raise InputError.of(f"{field_name}.{name}", "option-value",
+                                    "%(value)r is not a value of %(option)s (one of: %(allowed)s)",
+                                    value=value, option=name, allowed=", ".join(spec.values))
             values[name] = value
         return Options(**values)
 
@@ -276,8 +276,9 @@ RIFKI_QUOTA = {"penalty": 3, "koz": 2}      # choice_limit "3+2"
 def get_profile(pid: object, field_name: str = "profile") -> Profile:
     profile = PROFILES.get(pid) if isinstance(pid, str) else None
     if profile is None:
-        raise InputError(field_name, f"{pid!r} is not a profile (one of: {', '.join(PROFILES)})",
-                         "unknown-profile")
+        raise InputError.of(field_name, "unknown-profile",
+                            "%(value)r is not a profile (one of: %(allowed)s)", value=pid,
+                            allowed=", ".join(PROFILES))
     return profile
 
 

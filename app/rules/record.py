@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.rules.cards import ALL_CARDS, BIT, CARD_BY_TEXT, SUITS, suit_of_text
-from app.rules.errors import InputError
+from app.rules.errors import InputError, Term
 
 FORMAT = "kingsheet/1"
 REPORT_FORMAT = "kingsheet-score/1"
@@ -22,70 +22,112 @@ RULING_KEYS = ("kind", "seat", "points", "reason", "by", "at")
 RULING_KINDS = ("as-played", "replay", "charge-offender", "adjusted")
 
 
-def type_name(value: object) -> str:
+#: What a JSON value is, for messages (``must be a list, not text``): id -> English.
+TYPE_NAMES = {"null": "null", "bool": "true/false", "number": "a number", "text": "text",
+              "list": "a list", "object": "an object"}
+#: What a value must be, for messages: id -> English (the web translates the ids).
+WHAT = {
+    "object": "an object", "list": "a list", "hand": "an object (one hand)",
+    "names": "a list of four names", "calls": "a list of calls", "counts": "a list of four counts",
+    "seats": "a list of two seats", "last-two": "a list of two seats (trick %(before)s then %(last)s)",
+    "cards": "a list of cards", "card-lists": "four lists of cards",
+    "points": "a list of four points", "tricks": "a list of tricks", "trick": "a list of four cards",
+}
+
+
+def type_name(value: object) -> Term:
+    """What ``value`` is, as a word of a message (``null``, ``a number``, ``text`` ...)."""
     if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    return {int: "a number", float: "a number", str: "text", list: "a list",
-            dict: "an object"}.get(type(value), type(value).__name__)
+        tid = "null"
+    elif isinstance(value, bool):
+        tid = "bool"
+    else:
+        tid = {int: "number", float: "number", str: "text", list: "list",
+               dict: "object"}.get(type(value), "")
+        if not tid:
+            return Term(type(value).__name__, "type", "other")
+    return Term(TYPE_NAMES[tid], "type", tid)
 
 
-def need_dict(value: object, fld: str, what: str = "an object") -> dict[str, Any]:
+def what_term(what: str, **params: object) -> Term:
+    """A :data:`WHAT` id as a word of a message."""
+    return Term(WHAT[what] % params if params else WHAT[what], "what", what)
+
+
+def need_dict(value: object, fld: str, what: str = "object") -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise InputError(fld, f"must be {what}, not {type_name(value)}", "type")
+        raise InputError.of(fld, "type", "must be %(what)s, not %(got)s",
+                            what=what if isinstance(what, Term) else what_term(what),
+                            got=type_name(value))
     return value
 
 
-def need_list(value: object, fld: str, what: str = "a list") -> list[Any]:
+def need_list(value: object, fld: str, what: str = "list") -> list[Any]:
     if not isinstance(value, list):
-        raise InputError(fld, f"must be {what}, not {type_name(value)}", "type")
+        raise InputError.of(fld, "type", "must be %(what)s, not %(got)s",
+                            what=what if isinstance(what, Term) else what_term(what),
+                            got=type_name(value))
     return value
 
 
 def need_int(value: object, fld: str, lo: int = 0, hi: int | None = None) -> int:
     if type(value) is not int:
-        raise InputError(fld, f"must be a whole number, not {type_name(value)}"
-                         + (f" {value!r}" if isinstance(value, str) else ""), "type")
+        if value is None:
+            raise InputError.of(fld, "type", "must be a whole number, not null")
+        if isinstance(value, str):
+            raise InputError.of(fld, "type", "must be a whole number, not text %(value)r",
+                                value=value)
+        raise InputError.of(fld, "type", "must be a whole number, not %(got)s",
+                            got=type_name(value))
     if value < lo or (hi is not None and value > hi):
-        span = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
-        raise InputError(fld, f"{value} is out of range ({span})", "range")
+        if hi is not None:
+            raise InputError.of(fld, "range", "%(value)s is out of range (from %(lo)s to %(hi)s)",
+                                value=value, lo=lo, hi=hi)
+        raise InputError.of(fld, "range", "%(value)s is out of range (at least %(lo)s)",
+                            value=value, lo=lo)
     return value
 
 
 def need_seat(value: object, fld: str) -> int:
     if type(value) is not int:
-        raise InputError(fld, f"a seat is a whole number 0-3, not {type_name(value)}"
-                         + (f" {value!r}" if isinstance(value, str) else ""), "type")
+        if value is None:
+            raise InputError.of(fld, "type", "a seat is a whole number 0-3, not null")
+        if isinstance(value, str):
+            raise InputError.of(fld, "type", "a seat is a whole number 0-3, not text %(value)r",
+                                value=value)
+        raise InputError.of(fld, "type", "a seat is a whole number 0-3, not %(got)s",
+                            got=type_name(value))
     if not 0 <= value <= 3:
-        raise InputError(fld, f"{value} is not a seat (0-3)", "range")
+        raise InputError.of(fld, "range", "%(value)s is not a seat (0-3)", value=value)
     return value
 
 
 def need_str(value: object, fld: str, nonempty: bool = False) -> str:
     if not isinstance(value, str):
-        raise InputError(fld, f"must be text, not {type_name(value)}", "type")
+        raise InputError.of(fld, "type", "must be text, not %(got)s", got=type_name(value))
     if nonempty and not value.strip():
-        raise InputError(fld, "must not be empty", "empty")
+        raise InputError.of(fld, "empty", "must not be empty")
     return value
 
 
 def check_keys(data: Mapping[str, Any], allowed: tuple[str, ...], prefix: str) -> None:
     for key in data:
         if key not in allowed:
-            raise InputError(f"{prefix}{key}" if prefix else key,
-                             f"unknown key (allowed: {', '.join(allowed)})", "unknown-key")
+            raise InputError.of(f"{prefix}{key}" if prefix else key, "unknown-key",
+                                "unknown key (allowed: %(allowed)s)", allowed=", ".join(allowed))
 
 
 def parse_card(value: object, fld: str, deck: int, deck_size: int) -> int:
     """A card number from its text, in this deck; InputError naming ``fld`` otherwise."""
     if not isinstance(value, str):
-        raise InputError(fld, f'a card is text like "QH", not {type_name(value)}', "type")
+        raise InputError.of(fld, "type", 'a card is text like "QH", not %(got)s',
+                            got=type_name(value))
     card = CARD_BY_TEXT.get(value.upper())
     if card is None:
-        raise InputError(fld, f'"{value}" is not a card', "card")
+        raise InputError.of(fld, "card", '"%(text)s" is not a card', text=value)
     if not deck & BIT[card]:
-        raise InputError(fld, f'"{value}" is not in the {deck_size}-card deck', "card")
+        raise InputError.of(fld, "card", '"%(text)s" is not in the %(deck)s-card deck',
+                            text=value, deck=deck_size)
     return int(card)
 
 
@@ -110,7 +152,7 @@ CANON: tuple[str, ...] = tuple(str(c) for c in ALL_CARDS)
 
 def parse_cards(value: object, fld: str, deck: int, deck_size: int) -> list[int]:
     """A list of card texts -> card numbers; the first bad one raises naming ``fld[k]``."""
-    items = need_list(value, fld, "a list of cards")
+    items = need_list(value, fld, "cards")
     try:
         cards = [CARD_CODES[x] for x in items]
     except (KeyError, TypeError):
@@ -129,7 +171,7 @@ def card_text(card: int) -> str:
 def parse_suit(value: object, fld: str) -> int:
     suit = suit_of_text(value)
     if suit is None:
-        raise InputError(fld, f"{value!r} is not a suit (S, H, D or C)", "suit")
+        raise InputError.of(fld, "suit", "%(value)r is not a suit (S, H, D or C)", value=value)
     return suit
 
 

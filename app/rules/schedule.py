@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.rules.errors import RecordError
 from app.rules.profiles import RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_PENALTIES, Profile
 
 
@@ -42,6 +43,7 @@ class Choice:
     message: str | None
     played: int               # times played so far in the game
     limit: int                # per-game limit of this contract
+    error: RecordError | None = None   # why not, translatable (field "contract")
 
 
 def contract_choices(record: object) -> list[Choice]:
@@ -57,7 +59,7 @@ def contract_choices(record: object) -> list[Choice]:
     for cid in RIFKI_PENALTIES + ("koz",):
         problem = builder.choice_problem(cid, slot)
         limit = RIFKI_KOZ_LIMIT if cid == "koz" else RIFKI_LIMIT_PER_PENALTY
-        out.append(Choice(cid, problem is None, problem[0] if problem else None,
-                          problem[1] if problem else None,
-                          builder.contract_count.get(cid, 0), limit))
+        out.append(Choice(cid, problem is None, problem.code if problem else None,
+                          problem.message if problem else None,
+                          builder.contract_count.get(cid, 0), limit, problem))
     return out
