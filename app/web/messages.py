@@ -1,17 +1,18 @@
 """Engine messages in the page's language.
 
-The engine speaks English with a stable `code`; the commonest messages a scorer meets are
-given here in Spanish (matched on their wording, numbers and names kept). Anything not
-listed is shown as the engine wrote it, always under the field it names.
+Every engine error keeps its English ``template`` (a msgid of the catalog) and the
+``params`` that fill it; the page shows ``gettext(template) % params``. A param that is a
+word (an :class:`app.rules.Term`: an element, a contract, what a value is or must be) is
+translated here by its kind and id. No message is matched on its wording; an error the
+catalog does not know is shown as the engine wrote it, always under the field it names.
 """
 from __future__ import annotations
 
-import re
-
 from flask_babel import get_locale
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
-from app.rules import RecordError
+from app.rules import PROFILES, Contract, RecordError, Term
 
 FIELD_LABELS = {
     "tricks": _l("Tricks"), "hearts": _l("Hearts"), "kings": _l("Kings"), "queens": _l("Queens"),
@@ -20,52 +21,54 @@ FIELD_LABELS = {
     "leader": _l("Leader"), "auction": _l("Auction"), "ruling": _l("Ruling"),
 }
 
+#: Word params in Spanish, by Term kind and id (English: the Term's own text).
 ELEMENT_ES = {"tricks": "las bazas", "hearts": "los corazones", "kings": "los reyes",
               "queens": "las damas", "jacks": "las jotas", "kh": "el rey de corazones",
               "last_two": "las dos últimas"}
+TYPE_ES = {"null": "nada", "bool": "verdadero/falso", "number": "un número", "text": "texto",
+           "list": "una lista", "object": "un objeto", "other": "otro tipo de valor"}
+WHAT_ES = {
+    "object": "un objeto", "list": "una lista", "hand": "un objeto (una mano)",
+    "names": "una lista de cuatro nombres", "calls": "una lista de llamadas",
+    "counts": "una lista de cuatro cantidades", "seats": "una lista de dos jugadores",
+    "last-two": "una lista de dos jugadores (penúltima y última baza)",
+    "cards": "una lista de cartas", "card-lists": "cuatro listas de cartas",
+    "points": "una lista de cuatro puntuaciones", "tricks": "una lista de bazas",
+    "trick": "una lista de cuatro cartas",
+}
+WORDS_ES = {"element": ELEMENT_ES, "type": TYPE_ES, "what": WHAT_ES}
 
-_SPANISH: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^(\w+) add up to (-?\d+); a (\d+)-card hand has (\d+)$"),
-     "{e0} suman {1}; una mano de {2} cartas tiene {3}"),
-    (re.compile(r"^(\w+) add up to (-?\d+); there are (\d+)$"), "{e0} suman {1}; hay {2}"),
-    (re.compile(r"^seat (\d) \((.+)\) took at least (\d+) scoring cards in (\d+) tricks \(4 cards a trick\)$"),
-     "{1} se llevó al menos {2} cartas que puntúan en {3} bazas (4 cartas por baza)"),
-    (re.compile(r"^seat (\d) \((.+)\) took (\d+) of the last two tricks but (\d+) tricks in all$"),
-     "{1} se llevó {2} de las dos últimas bazas pero {3} bazas en total"),
-    (re.compile(r"^every scoring card is taken by someone: (.+) (?:is|are) not assigned$"),
-     "cada carta que puntúa la gana alguien: falta asignar {0}"),
-    (re.compile(r"^(\w+) is listed twice$"), "{0} aparece dos veces"),
-    (re.compile(r"^a seat is a whole number 0-3, not null$"), "falta elegir un jugador"),
-    (re.compile(r"^must be a whole number, not null$"), "falta un número"),
-    (re.compile(r"^koz has been played (\d+) times already$"), "koz ya se ha jugado {0} veces"),
-    (re.compile(r"^seat (\d) \((.+)\) has already chosen koz (\d+) times \(3\+2\)$"),
-     "{1} ya ha elegido koz {2} veces (3+2)"),
-    (re.compile(r"^([\w-]+) has been played (\d+) times already$"), "{0} ya se ha jugado {1} veces"),
-    (re.compile(r"^seat (\d) \((.+)\) has already chosen (\d+) penalties \(3\+2\)$"),
-     "{1} ya ha elegido {2} castigos (3+2)"),
-    (re.compile(r"^the points add up to (-?\d+); this hand's total is (-?\d+)$"),
-     "los puntos suman {0}; el total de esta mano es {1}"),
-    (re.compile(r"^missing: an adjusted ruling needs a reason$"), "falta: un ajuste necesita un motivo"),
-    (re.compile(r"^missing: the offending seat$"), "falta: el jugador infractor"),
-    (re.compile(r"^charge-offender is for negative hands only$"),
-     "cargar al infractor solo vale en manos negativas"),
-]
+#: Every contract by id (ids are unique across profiles; fiestas and subastas share theirs).
+CONTRACTS: dict[str, Contract] = {cid: c for p in PROFILES.values() for cid, c in p.contracts.items()}
 
 
-def _spanish(message: str) -> str:
-    for pattern, template in _SPANISH:
-        m = pattern.match(message)
-        if m:
-            groups = m.groups()
-            return template.format(*groups, e0=ELEMENT_ES.get(groups[0], groups[0]).capitalize())
-    return message
+def _lang() -> str:
+    return str(get_locale() or "es")
+
+
+def translate_word(term: Term, lang: str) -> str:
+    """A word param in ``lang``: contracts by their names, the rest from the tables above."""
+    if term.kind == "contract":
+        contract = CONTRACTS.get(term.id)
+        return contract.name(lang) if contract is not None else str(term)
+    if lang == "es":
+        return WORDS_ES.get(term.kind, {}).get(term.id, str(term))
+    return str(term)
 
 
 def translate_error(e: RecordError) -> str:
-    message = e.message
-    if str(get_locale() or "es") == "es":
-        return _spanish(message)
-    return message
+    """The error's message in the page's language: its template through the catalog."""
+    lang = _lang()
+    params = {k: translate_word(v, lang) if isinstance(v, Term) else v
+              for k, v in e.params.items()}
+    template = gettext(e.template)
+    try:
+        text = template % params
+    except (KeyError, ValueError, TypeError):   # a broken translation: say it in English
+        return e.message
+    if template.startswith("%(") and text:      # "%(element)s suman ...": "Las bazas suman"
+        text = text[0].upper() + text[1:]
+    return text
 
 
 def field_label(key: str) -> str:

@@ -1,0 +1,124 @@
+"""Every engine error template has its Spanish in the catalog; the web fills it with the
+error's params, translating the words (elements, contracts, types, shapes) by their ids."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from app.rules import RecordError, load
+from app.rules.profiles import ELEMENTS
+from app.rules.record import TYPE_NAMES, WHAT
+from app.web.messages import ELEMENT_ES, TYPE_ES, WHAT_ES, translate_error
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "app" / "rules"
+CATALOG = ROOT / "translations" / "es" / "LC_MESSAGES" / "messages.po"
+ERRORS = {"RecordError", "InputError", "RuleError", "SumError"}
+PLACEHOLDER = re.compile(r"%\((\w+)\)([sr])")
+
+
+def _calls() -> list[tuple[str, ast.Call]]:
+    out = []
+    for path in sorted(RULES.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                out.append((f"{path.name}:{node.lineno}", node))
+    return out
+
+
+def engine_templates() -> dict[str, str]:
+    """Every template passed to ``XError.of(field, code, template, ...)`` in app/rules."""
+    found: dict[str, str] = {}
+    for where, call in _calls():
+        f = call.func
+        if isinstance(f, ast.Attribute) and f.attr == "of" and isinstance(f.value, ast.Name) \
+                and f.value.id in ERRORS:
+            template = call.args[2]
+            assert isinstance(template, ast.Constant) and isinstance(template.value, str), \
+                f"{where}: the template must be a string literal"
+            found.setdefault(template.value, where)
+    return found
+
+
+def test_templates_are_found():
+    templates = engine_templates()
+    assert len(templates) > 100
+    assert "%(element)s add up to %(total)s; a %(deck)s-card hand has %(full)s" in templates
+
+
+def test_no_engine_error_is_built_from_a_finished_message():
+    bare = [where for where, call in _calls()
+            if isinstance(call.func, ast.Name) and call.func.id in ERRORS]
+    assert bare == [], "build engine errors with XError.of(field, code, template, **params)"
+
+
+def test_every_template_has_a_spanish_translation():
+    with CATALOG.open("rb") as f:
+        catalog = read_po(f)
+    problems = []
+    for template, where in engine_templates().items():
+        message = catalog.get(template)
+        if message is None or not message.string:
+            problems.append(f"{where}: no Spanish for {template!r}")
+            continue
+        spanish = message.string
+        if spanish == template:
+            problems.append(f"{where}: the Spanish is the English: {template!r}")
+        if sorted(PLACEHOLDER.findall(spanish)) != sorted(PLACEHOLDER.findall(template)):
+            problems.append(f"{where}: placeholders differ: {template!r} -> {spanish!r}")
+        if PLACEHOLDER.search(template) and "python-format" not in message.flags:
+            problems.append(f"{where}: not flagged python-format: {template!r}")
+    assert problems == []
+
+
+def test_the_catalog_has_no_duplicate_msgids():
+    ids = re.findall(r'^msgid (".*")\n(?=msgstr)', CATALOG.read_text(encoding="utf-8"), re.M)
+    assert len(ids) == len(set(ids))
+
+
+def test_every_word_has_a_spanish_translation():
+    assert set(ELEMENTS) <= set(ELEMENT_ES)
+    assert set(TYPE_NAMES) | {"other"} == set(TYPE_ES)
+    assert set(WHAT) == set(WHAT_ES)
+
+
+def _error(record: dict) -> RecordError:
+    with pytest.raises(RecordError) as info:
+        load(record)
+    return info.value
+
+
+@pytest.mark.parametrize("lang,expected", [
+    ("es", "Los corazones suman 12; una mano de 52 cartas tiene 13"),
+    ("en", "Hearts add up to 12; a 52-card hand has 13"),
+])
+def test_translate_error_fills_the_translated_template(app, lang, expected):
+    record = {"format": "kingsheet/1", "profile": "fiestas", "players": ["A", "B", "C", "D"],
+              "first_dealer": 0, "hands": [{"counts": {"tricks": [1, 5, 3, 4]}},
+                                           {"counts": {"hearts": [1, 5, 3, 3]}}]}
+    e = _error(record)
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        assert translate_error(e) == expected
+
+
+def test_contract_and_type_words_are_translated(app):
+    record = {"format": "kingsheet/1", "profile": "fiestas", "players": ["A", "B", "C", "D"],
+              "first_dealer": 0, "hands": [{"counts": {"tricks": [1, 5, 3, 4]}},
+                                           {"counts": {}}]}
+    e = _error(record)
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        assert translate_error(e) == "falta: Sin corazones puntúa los corazones"
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert translate_error(e) == "missing: No hearts scores hearts"
+    record["hands"][1] = {"counts": {"hearts": "x"}}
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        assert translate_error(_error(record)) == "debe ser una lista de cuatro cantidades, no texto"
+
+
+def test_an_error_unknown_to_the_catalog_is_shown_as_written(app):
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        assert translate_error(RecordError("x", "something 100% new")) == "something 100% new"
