@@ -13,7 +13,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules import RecordError, load
+from app.rules import RecordError, entry_problems, load
 from app.rules.auction import Auction, run_auction
 from app.rules.cards import cards_of
 from app.rules.profiles import COUNT_ELEMENTS, RIFKI_PENALTIES, RIFKI_QUOTA
@@ -52,6 +52,14 @@ def context(record: dict[str, Any], index: int) -> Context:
                    result.next, result, existing, existing_result)
 
 
+def hand_problems(record: dict[str, Any], index: int, hand: dict[str, Any]) -> list[RecordError]:
+    """Every problem of ``hand`` entered as hand ``index`` of ``record``, all at once (for the
+    page; saving still reports the first). Empty when the hand itself is fine."""
+    data = dict(record)
+    data["hands"] = list(record.get("hands", []))[:index] + [hand]
+    return entry_problems(data, index)
+
+
 # --- the auction ---------------------------------------------------------------------------
 
 @dataclass
@@ -87,7 +95,7 @@ def auction_state(profile_id: str, owner: int, calls: list[str] | None) -> Aucti
         try:
             auction.call(text)
         except RecordError as e:
-            return AuctionState(auction, done, RecordError(f"auction[{j}]", e.message, e.code))
+            return AuctionState(auction, done, e.moved(f"auction[{j}]"))
         done.append(text)
     return AuctionState(auction, done)
 

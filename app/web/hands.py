@@ -127,7 +127,7 @@ def _entry(game: Any, index: int) -> Any:
         "players": ctx.players, "next": nxt, "profile": profile, "lang": lang(), "setup": setup,
         "setup_errors": {f.name: f.errors for f in setup if f.errors},
         "step_url": lambda **p: _step_url(game.id, index, editing, **p), "version": game.version,
-        "field_label": field_label,
+        "field_label": field_label, "error_text": translate_error,
     }
     trump = setup.trump.data or None
     leader = setup.leader_seat
@@ -176,7 +176,8 @@ def _entry(game: Any, index: int) -> Any:
         elif choice is None:
             problem = _("%(c)s is not a contract of this game.", c=contract_id)
         elif not choice.allowed:
-            problem = f"{choice.rule}: {translate_error(RecordError('contract', choice.message or '', choice.rule or ''))}"
+            reason = translate_error(choice.error) if choice.error else choice.message
+            problem = f"{choice.rule}: {reason}"
         elif profile.contracts[contract_id].trump_game and not trump:
             problem = _("Choose the trump suit.")
         if contract_id is None or problem:
@@ -220,8 +221,11 @@ def _entry(game: Any, index: int) -> Any:
                     hands_service.record_hand(get_session(), game, hand,
                                               expected_version=form.version.data, who=who)
             except RecordError as e:
-                key, message = error_key(e, index)
-                errors.setdefault(key, []).append(message)
+                # the save reports the first problem; the page shows every one at once
+                for problem in entry.hand_problems(game.record, index, hand) or [e]:
+                    key, message = error_key(problem, index)
+                    if message not in errors.get(key, []):
+                        errors.setdefault(key, []).append(message)
                 status = 422
             except ConflictError as e:
                 conflict = e

@@ -106,6 +106,51 @@ def test_spanish_error_message(app, make_game):
     assert r.status_code == 422 and "Las bazas suman 12; una mano de 52 cartas tiene 13" in html
 
 
+def row_of(html, element):
+    row = html[html.index(f'id="row-{element}"'):]
+    return row[: row.index("</fieldset>")]
+
+
+def test_spanish_sum_error_next_to_its_field(app, make_game):
+    gid = make_game("fiestas", hands=NEGATIVES[:1])
+    client = app.test_client()
+    r = client.post(f"/games/{gid}/hands/new",
+                    data=counts_form({"hearts": [1, 5, 3, 3]}, version_of(client, gid)),
+                    headers={"Accept-Language": "es"})
+    assert r.status_code == 422
+    assert "Los corazones suman 12; una mano de 52 cartas tiene 13" in row_of(r.get_data(as_text=True),
+                                                                               "hearts")
+
+
+def test_every_wrong_element_is_shown_at_once(app, make_game):
+    gid = make_game("fiestas", hands=NEGATIVES[:3])
+    client = app.test_client()
+    data = counts_form({"kings": [1, 1, 1, 2], "jacks": [0, 0, 1, 1]}, version_of(client, gid))
+    r = client.post(f"/games/{gid}/hands/new", data=data, headers={"Accept-Language": "es"})
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert "Los reyes suman 5; hay 4" in row_of(html, "kings")
+    assert "Las jotas suman 2; hay 4" in row_of(html, "jacks")
+    r = client.post(f"/games/{gid}/hands/new", data=data, headers={"Accept-Language": "en"})
+    html = r.get_data(as_text=True)
+    assert "Kings add up to 5; there are 4" in row_of(html, "kings")
+    assert "Jacks add up to 2; there are 4" in row_of(html, "jacks")
+    assert len(record_of(client, gid)["hands"]) == 3
+
+
+def test_every_card_problem_is_shown_at_once_in_spanish(app, make_game):
+    gid = make_game("ru32", hands=[{"counts": {"tricks": [1, 2, 3, 2]}},
+                                   {"counts": {"kings": [1, 1, 1, 1]}},
+                                   {"counts": {"queens": [1, 1, 1, 1]}}])
+    client = app.test_client()
+    data = {"version": str(version_of(client, gid)), "mode": "captures",
+            "card_AH": "0", "card_KH": "0", "card_QH": "1"}
+    r = client.post(f"/games/{gid}/hands/new", data=data, headers={"Accept-Language": "es"})
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert "cada carta que puntúa la gana alguien: faltan por asignar" in html
+
+
 def fiesta_game(make_game, profile="fiestas"):
     return make_game(profile, hands=NEGATIVES)
 
