@@ -34,5 +34,5 @@ def score_record(data: object) -> dict[str, Any]:
 
 __all__ = ["PROFILES", "Contract", "GameResult", "HandResult", "InputError", "NextHand",
            "Options", "Profile", "Record", "RecordError", "RuleError", "Ruling", "SumError", "Term",
-           "build_report", "entry_problems", "fingerprint", "get_profile", "load", "normalize_record", "parse_record", "replay",
-           "score_record"]
+           "build_report", "digest", "entry_problems", "fingerprint", "get_profile", "load",
+           "normalize_record", "parse_record", "replay", "score_record"]
