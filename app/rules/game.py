@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 from functools import reduce
 from operator import or_
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,9 +70,11 @@ class HandResult:
     counted: bool
     ruling: Ruling
     counts: dict[str, list[int]]  # per element, per seat (as entered or derived)
-    trick_cards: list[list[int]] = field(default_factory=list)   # as played, card numbers
-    trick_winners: list[int] = field(default_factory=list)
-    trick_leaders: list[int] = field(default_factory=list)
+    # Sequences default to a shared empty tuple (never changed in place): a hand entered as
+    # counts creates no lists it does not use.
+    trick_cards: Sequence[list[int]] = ()   # as played, card numbers
+    trick_winners: Sequence[int] = ()
+    trick_leaders: Sequence[int] = ()
     tricks_played: int = 0
     ended_early: bool = False
     captured_masks: list[int] | None = None   # scoring cards each seat took (bit sets)
@@ -79,7 +82,7 @@ class HandResult:
     deal_order: list[list[str]] | None = None  # the deal as entered (checked card texts)
     entry: Any = None                          # the canonical counts / captures entry
     made_king: bool = False
-    violations: list[Violation] = field(default_factory=list)
+    violations: Sequence[Violation] = ()
     running_totals: list[int] = field(default_factory=list)
 
     @property
@@ -244,6 +247,7 @@ class GameBuilder:
         self.seat_penalties = [0, 0, 0, 0]
         self.seat_koz = [0, 0, 0, 0]
         self.rules_cache: dict[str, PlayRules] = {}
+        self._slots: list[Slot] | None = None
         #: None: the first defect raises. A list: the entry checks note every problem here
         #: (see :func:`entry_problems`).
         self.problems: list[RecordError] | None = None
@@ -253,7 +257,12 @@ class GameBuilder:
         return self.number > self.profile.n_hands
 
     def slot(self) -> Slot:
-        return slot_for(self.profile, self.first_seat, self.number)
+        slots = self._slots
+        if slots is None:
+            slots = self._slots = [slot_for(self.profile, self.first_seat, n)
+                                   for n in range(1, self.profile.n_hands + 1)]
+        return slots[self.number - 1] if self.number <= len(slots) else \
+            slot_for(self.profile, self.first_seat, self.number)
 
     def add(self, raw: object, i: int) -> HandResult:
         fld = f"hands[{i}]"

@@ -269,9 +269,6 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
     referee = _referee_for(rules, trump)
     holding = deal
     lead_mask = referee.lead_mask
-    void_mask = referee.void_mask
-    follow_mask = referee.follow_mask
-    fiesta_trump = referee.fiesta_trump
     played = 0
     over = False
     seat = leader
@@ -286,8 +283,13 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
                             "the hand (the hand has no more tricks)", n=t + 1)
     # module tables as locals: this loop runs for every trick of every hand
     bit, suit_of, suit_mask, judge = BIT, SUIT_OF, SUIT_MASK, judge_play
+    # per led suit: the cards a follower / a void player must hold for a rule to concern him
+    follow_by_suit = referee.follow_by_suit
+    void_by_suit = referee.void_by_suit
     for t, trick in enumerate(tricks):
         if over:
+            if played.bit_count() != 4 * t:      # a card played twice comes first
+                _first_card_problem(tricks, leaders, deal, fld, names)
             raise InputError.of(f"{fld}[{t}]", "hand-over", "trick %(n)s comes after the end of "
                                 "the hand (the hand ended early)", n=t + 1)
         leaders.append(seat)
@@ -297,18 +299,19 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
         sa, sb, sc, sd = suit_of[a], suit_of[b], suit_of[c], suit_of[d]
         mask = ba | bb | bc | bd
         if holding is not None:
-            # A seat's cards before this trick: its deal less what has been played.
-            if played & mask or mask.bit_count() != 4 or not (
-                    holding[seat] & ba and holding[s1] & bb and holding[s2] & bc
+            # Each card must be in its player's deal (a card played twice is caught by a
+            # count after the loop); a seat's cards before this trick: its deal less what
+            # has been played.
+            if not (holding[seat] & ba and holding[s1] & bb and holding[s2] & bc
                     and holding[s3] & bd):
-                _check_cards(trick, seat, played, holding, fld, t, names)
+                _first_card_problem(tricks[:t + 1], leaders, deal, fld, names)
             # Only plays that some rule of this contract could concern are judged: a lead
             # of a card the lead rules name, a follower holding cards the follow rules name,
             # a void follower holding cards the void rules name (or revoking).
             np = ~played
             lmask = suit_mask[sa]
-            fm = lmask & (-1 if fiesta_trump and sa == trump else follow_mask) & np
-            vm = (lmask | void_mask) & np
+            fm = follow_by_suit[sa] & np
+            vm = void_by_suit[sa] & np
             if ba & lead_mask:
                 h = holding[seat] & np
                 v = judge(rules, trump, t + 1, [], a, h, played)
@@ -330,8 +333,6 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
                 if v is not None:
                     found.append((t, s3, d, v[0], v[1] & h))
         else:
-            if played & mask or mask.bit_count() != 4:
-                _check_cards(trick, seat, played, None, fld, t, names)
             seen[seat] |= ba
             seen[s1] |= bb
             seen[s2] |= bc
@@ -359,6 +360,8 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
         captured[seat] |= mask
         if early and played & scoring == scoring:
             over = True
+    if played.bit_count() != 4 * len(tricks):
+        _first_card_problem(tricks, leaders, deal, fld, names)
     tricks_won = [winners.count(0), winners.count(1), winners.count(2), winners.count(3)]
     last_two = [0, 0, 0, 0]
     if len(winners) == n_tricks:
@@ -394,7 +397,8 @@ class _Referee:
     """
 
     __slots__ = ("rules", "trump", "lead_rules", "follow_mask",
-                 "fiesta_trump", "void_rules", "lead_mask", "void_mask")
+                 "fiesta_trump", "void_rules", "lead_mask", "void_mask", "follow_by_suit",
+                 "void_by_suit")
 
     def __init__(self, rules: PlayRules, trump: int) -> None:
         self.rules = rules
@@ -417,6 +421,10 @@ class _Referee:
                           | (HEARTS_MASK if rules.hearts_first_trick else 0)
                           | (trumps if rules.trump_mode else 0)
                           | rules.penalty_mask)
+        self.follow_by_suit = tuple(
+            SUIT_MASK[s] & (-1 if self.fiesta_trump and s == trump else self.follow_mask)
+            for s in range(4))
+        self.void_by_suit = tuple(SUIT_MASK[s] | self.void_mask for s in range(4))
 
     def trick(self, t: int, trick: list[int], lead: int, cards: list[int], before: int,
               found: list[tuple[int, int, int, str, int]]) -> None:
@@ -430,7 +438,7 @@ class _Referee:
         rules, trump = self.rules, self.trump
         ls = SUIT_OF[trick[0]]
         lmask = SUIT_MASK[ls]
-        follow = lmask & (-1 if self.fiesta_trump and ls == trump else self.follow_mask)
+        follow = self.follow_by_suit[ls]
         for pos in range(4):
             c = trick[pos]
             s = (lead + pos) & 3
@@ -463,9 +471,20 @@ def _referee_for(rules: PlayRules, trump: int) -> _Referee:
     return referee
 
 
+def _first_card_problem(tricks: list[list[int]], leaders: list[int], deal: list[int] | None,
+                        fld: str, names: list[str] | None) -> None:
+    """The slow path: names the first card, in play order, that is played twice or was not
+    dealt to its player (``leaders`` covers the tricks given)."""
+    played = 0
+    for t, trick in enumerate(tricks):
+        played = _check_cards(trick, leaders[t], played, deal, fld, t, names)
+    raise AssertionError("unreachable: no card problem")  # pragma: no cover
+
+
 def _check_cards(trick: list[int], seat: int, played: int, deal: list[int] | None, fld: str,
-                 t: int, names: list[str] | None) -> None:
-    """The slow path: say which card of the trick is played twice or was not dealt."""
+                 t: int, names: list[str] | None) -> int:
+    """Says which card of the trick is played twice or was not dealt; returns the cards
+    played so far."""
     for pos in range(4):
         c = trick[pos]
         b = BIT[c]
@@ -482,6 +501,7 @@ def _check_cards(trick: list[int], seat: int, played: int, deal: list[int] | Non
                                 "%(card)s is not in the hand dealt to seat %(seat)s",
                                 card=str(Card(c)), seat=s)
         played |= b
+    return played
 
 
 def _early_end(tricks: list[list[int]], leader: int, trump: int, scoring: int) -> int | None:

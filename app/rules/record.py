@@ -111,10 +111,22 @@ def need_str(value: object, fld: str, nonempty: bool = False) -> str:
 
 
 def check_keys(data: Mapping[str, Any], allowed: tuple[str, ...], prefix: str) -> None:
+    if data.keys() <= _key_set(allowed):
+        return
     for key in data:
         if key not in allowed:
             raise InputError.of(f"{prefix}{key}" if prefix else key, "unknown-key",
                                 "unknown key (allowed: %(allowed)s)", allowed=", ".join(allowed))
+
+
+_KEY_SETS: dict[tuple[str, ...], frozenset[str]] = {}
+
+
+def _key_set(allowed: tuple[str, ...]) -> frozenset[str]:
+    keys = _KEY_SETS.get(allowed)
+    if keys is None:
+        keys = _KEY_SETS[allowed] = frozenset(allowed)
+    return keys
 
 
 def parse_card(value: object, fld: str, deck: int, deck_size: int) -> int:
