@@ -137,7 +137,22 @@ def _contract_name(profile: Any, contract_id: str | None, lang: str) -> str | No
     return contract.name(lang) if contract else contract_id
 
 
-def hand_row(h: Any, profile: Any, lang: str) -> dict[str, Any]:
+def _violation(v: Any, players: list[str] | None) -> dict[str, Any]:
+    """A violation as a plain dict, with its rule's name and a sentence in the page's
+    language (the engine's own ``message`` is English)."""
+    out = {"trick": v.trick, "seat": v.seat, "card": v.card, "rule": v.rule,
+           "message": v.message, "evidence": list(v.evidence)}
+    if players:
+        from app.services.referee import violation_row
+
+        row = violation_row(v, players)
+        out.update(rule_name=row["rule_name"], sentence=row["sentence"])
+    else:
+        out.update(rule_name=v.rule, sentence=v.message)
+    return out
+
+
+def hand_row(h: Any, profile: Any, lang: str, players: list[str] | None = None) -> dict[str, Any]:
     ruling = getattr(h, "ruling", None)
     ruling_kind = getattr(ruling, "kind", "as-played") if ruling else "as-played"
     diff = h.total - h.expected_total
@@ -151,9 +166,7 @@ def hand_row(h: Any, profile: Any, lang: str) -> dict[str, Any]:
         "check_ok": diff == 0, "diff": diff, "running_totals": list(h.running_totals),
         "counted": h.counted, "made_king": getattr(h, "made_king", False),
         "ended_early": getattr(h, "ended_early", False),
-        "violations": [{"trick": v.trick, "seat": v.seat, "card": v.card, "rule": v.rule,
-                        "message": v.message, "evidence": list(v.evidence)}
-                       for v in getattr(h, "violations", [])],
+        "violations": [_violation(v, players) for v in getattr(h, "violations", ())],
         "ruling": None if ruling_kind == "as-played" else {
             "kind": ruling_kind, "seat": getattr(ruling, "seat", None),
             "points": getattr(ruling, "points", None), "reason": getattr(ruling, "reason", None),
@@ -180,7 +193,7 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
     except RecordError as e:
         view["error"] = str(e)
         return view
-    rows = [hand_row(h, profile, lang) for h in result.hands]
+    rows = [hand_row(h, profile, lang, view["players"]) for h in result.hands]
     totals = list(result.totals)
     view.update({
         "hands": rows, "totals": totals, "sum": result.sum, "expected_sum": result.expected_sum,

@@ -365,3 +365,14 @@ def filler_negatives() -> list[dict[str, Any]]:
                                                                  "jacks": [1, 1, 1, 1]},
               "no-kh": {"kh": 0}, "no-last-two": {"last_two": [0, 1]}}
     return [{"contract": c, "counts": counts[c]} for c in order]
+
+
+def test_sheet_and_pdf_name_violations_in_the_page_language(client: Any, make_game: Any) -> None:
+    plays = finish_without_deal(REVOKE)
+    hand = {"contract": "no-tricks", "tricks": [plays[k:k + 4] for k in range(0, 32, 4)]}
+    gid = make_game("ru32", hands=[hand])
+    es = client.get(f"/games/{gid}", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "Asistir al palo" in es and "9♠ jugado en la baza 2" in es
+    assert "did not follow suit" not in es
+    en = client.get(f"/games/{gid}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Follow suit" in en and "9♠ played at trick 2" in en
