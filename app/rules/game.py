@@ -14,14 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules.auction import AuctionOutcome, run_auction
-from app.rules.cards import (BIT, HEARTS_MASK, JACKS_MASK, KH_BIT, KINGS_MASK, QUEENS_MASK,
-                             cards_of)
+from app.rules.cards import BIT, HEARTS_MASK, cards_of
 from app.rules.errors import InputError, RecordError, RuleError, SumError, Term, contract_term
 from app.rules.errors import element as element_term
 from app.rules.play import PlayRules, Violation, play_out, play_rules
-from app.rules.profiles import (COUNT_ELEMENTS, RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY,
-                                RIFKI_PENALTIES, RIFKI_QUOTA, Contract, Options, Profile,
-                                get_profile)
+from app.rules.profiles import (RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_QUOTA, Contract,
+                                Options, Profile, get_profile)
 from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_KEYS,
                               CANON, CARD_BITS, CARD_CODES, card_text, check_keys, need_dict, need_int, need_list, need_seat,
                               need_str, parse_card, parse_cards, parse_suit, suit_text, type_name,

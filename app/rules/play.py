@@ -282,7 +282,7 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
         raise InputError.of(f"{fld}[{t}]", "hand-over", "trick %(n)s comes after the end of "
                             "the hand (the hand has no more tricks)", n=t + 1)
     # module tables as locals: this loop runs for every trick of every hand
-    bit, suit_of, suit_mask, judge = BIT, SUIT_OF, SUIT_MASK, judge_play
+    bit, suit_of, judge = BIT, SUIT_OF, judge_play
     # per led suit: the cards a follower / a void player must hold for a rule to concern him
     follow_by_suit = referee.follow_by_suit
     void_by_suit = referee.void_by_suit
@@ -309,7 +309,6 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
             # of a card the lead rules name, a follower holding cards the follow rules name,
             # a void follower holding cards the void rules name (or revoking).
             np = ~played
-            lmask = suit_mask[sa]
             fm = follow_by_suit[sa] & np
             vm = void_by_suit[sa] & np
             if ba & lead_mask:

@@ -16,7 +16,6 @@ from typing import Any
 
 from flask import (Blueprint, Flask, Response, abort, current_app, jsonify, redirect,
                    render_template, request, url_for)
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -33,22 +32,12 @@ from app.services import pdf as pdf_service
 from app.services import queries
 from app.web.chart import legend, progression_svg
 from app.web.diagram import table_svg
+from app.web.games import lang, load_game_or_404
 
 bp = Blueprint("pdf", __name__)
 
 PDF_FONT = 'font-family="DejaVu Sans"'
 MAX_JOBS = 20
-
-
-def lang() -> str:
-    return str(get_locale() or "es")
-
-
-def _load_game_or_404(game_id: int) -> Any:
-    game = queries.get_game(get_session(), game_id)
-    if game is None:
-        abort(404)
-    return game
 
 
 def _pdf_response(data: bytes, filename: str) -> Response:
@@ -98,7 +87,7 @@ def record_fingerprint(game_id: int) -> str:
 
 @bp.get("/games/<int:game_id>/sheet.pdf")
 def sheet(game_id: int) -> Response:
-    game = _load_game_or_404(game_id)
+    game = load_game_or_404(game_id)
     orientation = request.args.get("orientation", "portrait")
     if orientation not in pdf_service.ORIENTATIONS:
         abort(400)
@@ -110,7 +99,7 @@ def sheet(game_id: int) -> Response:
 
 @bp.get("/games/<int:game_id>/hands/<int:row>.pdf")
 def hand(game_id: int, row: int) -> Response:
-    game = _load_game_or_404(game_id)
+    game = load_game_or_404(game_id)
     doc = pdf_service.hand_doc(game, row, lang())
     if doc is None:
         abort(404)
@@ -119,7 +108,7 @@ def hand(game_id: int, row: int) -> Response:
 
 @bp.get("/games/<int:game_id>/blank.pdf")
 def blank(game_id: int) -> Response:
-    game = _load_game_or_404(game_id)
+    game = load_game_or_404(game_id)
     doc = pdf_service.blank_doc(game, lang())
     return _pdf_response(pdf_service.export_blank_pdf(doc), f"kingsheet-{game_id}-blank.pdf")
 

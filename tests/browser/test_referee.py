@@ -5,7 +5,6 @@ the totals; screenshots of the trick page and the hand record page."""
 from __future__ import annotations
 
 import json
-import random
 import re
 from pathlib import Path
 from typing import Any
@@ -16,8 +15,8 @@ from app.rules import score_record
 from app.rules.cards import cards_of
 from app.rules.hand import HandState
 from app.rules.profiles import PROFILES
-from app.rules.simulate import random_deal
-from tests.conftest import PLAYERS, base_record
+from tests.conftest import base_record
+from tests.web import helpers as web_helpers
 
 pytestmark = pytest.mark.browser
 
@@ -43,13 +42,7 @@ def import_game(page: Any, record: dict[str, Any]) -> int:
 
 def legal_hand(profile_id: str, contract: str, trump: str | None, leader: int,
                seed: int) -> tuple[list[list[str]], list[str]]:
-    profile = PROFILES[profile_id]
-    rng = random.Random(seed)
-    deal = [[str(c) for c in cards_of(m)] for m in random_deal(profile, rng)]
-    state = HandState(profile_id, {}, contract, trump, leader, deal=deal)
-    while not state.over:
-        state.play(rng.choice(state.legal_cards()))
-    return deal, [c for t in state.tricks() for c in t]
+    return web_helpers.legal_hand(profile_id, contract, leader, seed, trump)
 
 
 def plays_count(page: Any) -> int:

@@ -40,3 +40,21 @@ def counts_form(counts: dict[str, Any], version: int, **extra: Any) -> dict[str,
                 data[f"{key}_{s}"] = str(n)
     data.update({k: str(v) for k, v in extra.items()})
     return data
+
+
+def legal_hand(profile_id: str, contract: str, leader: int, seed: int,
+               trump: str | None = None) -> tuple[list[list[str]], list[str]]:
+    """A random deal and a random legal play of it (the engine's HandState picks)."""
+    import random
+
+    from app.rules.cards import cards_of
+    from app.rules.hand import HandState
+    from app.rules.profiles import PROFILES
+    from app.rules.simulate import random_deal
+
+    rng = random.Random(seed)
+    deal = [[str(c) for c in cards_of(m)] for m in random_deal(PROFILES[profile_id], rng)]
+    state = HandState(profile_id, {}, contract, trump, leader, deal=deal)
+    while not state.over:
+        state.play(rng.choice(state.legal_cards()))
+    return deal, [c for t in state.tricks() for c in t]

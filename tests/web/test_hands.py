@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.conftest import base_record, load_record
+from tests.conftest import load_record
 from tests.web.helpers import counts_form, record_of, version_of
 
 NEGATIVES = [

@@ -12,24 +12,12 @@ from app.rules import score_record
 from app.rules.cards import cards_of
 from app.rules.hand import HandState
 from app.rules.profiles import PROFILES
-from app.rules.simulate import random_deal
 from tests.conftest import base_record
-from tests.web.helpers import csrf_from, record_of, version_of
+from tests.web.helpers import csrf_from, legal_hand, record_of, version_of
 
 # ru32 hand 1 (no-tricks, Beto leads) played without regard to the rules in trick 1:
 # Carla discards 7♣ on the spade lead and shows 9♠ in trick 2 -- a proven revoke.
 REVOKE = ["AS", "7C", "8S", "KS", "7S", "9S", "TS", "JS"]
-
-
-def legal_hand(profile_id: str, contract: str, leader: int, seed: int,
-               trump: str | None = None) -> tuple[list[list[str]], list[str]]:
-    profile = PROFILES[profile_id]
-    rng = random.Random(seed)
-    deal = [[str(c) for c in cards_of(m)] for m in random_deal(profile, rng)]
-    state = HandState(profile_id, {}, contract, trump, leader, deal=deal)
-    while not state.over:
-        state.play(rng.choice(state.legal_cards()))
-    return deal, [c for t in state.tricks() for c in t]
 
 
 def finish_without_deal(plays: list[str], contract: str = "no-tricks", leader: int = 1,
