@@ -42,6 +42,10 @@ WORDS_ES = {"element": ELEMENT_ES, "type": TYPE_ES, "what": WHAT_ES}
 CONTRACTS: dict[str, Contract] = {cid: c for p in PROFILES.values() for cid, c in p.contracts.items()}
 
 
+#: Params that are seats (``value`` only where the template says "seat %(value)s").
+SEAT_PARAMS = ("seat", "seat2", "value")
+
+
 def _lang() -> str:
     return str(get_locale() or "es")
 
@@ -61,6 +65,10 @@ def translate_error(e: RecordError) -> str:
     lang = _lang()
     params = {k: translate_word(v, lang) if isinstance(v, Term) else v
               for k, v in e.params.items()}
+    # The record numbers seats 0-3; the pages (table drawing, sheets) number them 1-4.
+    for key in SEAT_PARAMS:
+        if type(params.get(key)) is int and (key != "value" or "seat %(value)s" in e.template):
+            params[key] += 1
     template = gettext(e.template)
     try:
         text = template % params

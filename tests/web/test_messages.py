@@ -122,3 +122,19 @@ def test_contract_and_type_words_are_translated(app):
 def test_an_error_unknown_to_the_catalog_is_shown_as_written(app):
     with app.test_request_context(headers={"Accept-Language": "es"}):
         assert translate_error(RecordError("x", "something 100% new")) == "something 100% new"
+
+
+def test_seats_in_messages_are_numbered_as_on_the_pages(app):
+    """The record's seats are 0-3; the pages number them 1-4, and so do their messages."""
+    from app.rules.auction import Auction
+    from app.rules.errors import RecordError
+    from app.web.messages import translate_error
+
+    auction = Auction("fiestas", 0)          # seat 1 (Beto) calls first
+    try:
+        auction.call("2:+2")
+    except RecordError as e:
+        error = e
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert "it is seat 2's call" in translate_error(error)
+    assert "seat 1's call" in error.message   # the engine's own text keeps the record's seats
