@@ -60,6 +60,20 @@ def hand_problems(record: dict[str, Any], index: int, hand: dict[str, Any]) -> l
     return entry_problems(data, index)
 
 
+def hand_preview(record: dict[str, Any], index: int, hand: dict[str, Any]) -> tuple[list[int] | None, list[RecordError]]:
+    """What the entry page shows while the scorer types: the hand's points when the entry
+    is complete and fine, else every problem of it (nothing is saved)."""
+    problems = hand_problems(record, index, hand)
+    if problems:
+        return None, problems
+    data = dict(record)
+    data["hands"] = list(record.get("hands", []))[:index] + [hand]
+    try:
+        return list(load(data).hands[index].played_points), []
+    except RecordError as e:            # a later check the per-entry pass does not make
+        return None, [e]
+
+
 # --- the auction ---------------------------------------------------------------------------
 
 @dataclass

@@ -6,7 +6,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.db import get_session
@@ -94,6 +94,28 @@ def _setup_from_hand(hand: dict[str, Any], fiesta: bool, spec_mode: str) -> dict
     if fiesta:
         out["auction"] = ",".join(hand["auction"]) if hand.get("auction") is not None else "none"
     return out
+
+
+def _preview(form: Any, spec: Any, mode: str, game: Any, index: int, contract_id: str,
+             trump: str | None, leader: int | None, auction_calls: list[str] | None) -> Any:
+    """The live check of the entry page (JSON): the hand's points, or every problem next to
+    its field key. Nothing is saved; the form (and its CSRF token) is checked as on save."""
+    problems: dict[str, list[str]] = {}
+    points = None
+    if form.validate():
+        hand = entry.build_hand(spec, mode, form.entry_data(), contract=contract_id, trump=trump,
+                                leader=leader, auction=auction_calls, ruling=None)
+        points, found = entry.hand_preview(game.record, index, hand)
+        for problem in found:
+            key, message = error_key(problem, index)
+            if message not in problems.get(key, []):
+                problems.setdefault(key, []).append(message)
+    elif "csrf_token" in form.errors:
+        abort(400)
+    else:
+        problems["__all__"] = [_("Type a number for every player.")]
+    total = sum(points) if points is not None else None
+    return jsonify(points=points, total=total, problems=problems)
 
 
 def _entry(game: Any, index: int) -> Any:
@@ -206,6 +228,9 @@ def _entry(game: Any, index: int) -> Any:
     errors: dict[str, list[str]] = {}
     conflict = None
     status = 200
+    if request.method == "POST" and request.form.get("preview") == "1":
+        return _preview(form_cls(), spec, mode, game, index, contract_id, trump, leader,
+                        auction_calls)
     if request.method == "POST":
         form = form_cls()
         if form.validate():

@@ -71,5 +71,51 @@
     });
     paint();
   }
+  // --- the live check: the engine scores the entry as typed, or names every problem -------
+  var live = document.getElementById("live-points");
+  if (live && window.fetch && window.FormData) {
+    var check = document.getElementById("live-check");
+    var timer = null, seq = 0;
+    var signed = function (n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + (-n) : "0"; };
+    var clearLive = function () {
+      form.querySelectorAll(".live-problem").forEach(function (p) { p.remove(); });
+    };
+    var show = function (res) {
+      live.hidden = false;
+      clearLive();
+      live.querySelectorAll("[data-live-seat]").forEach(function (el) {
+        el.textContent = res.points ? signed(res.points[+el.dataset.liveSeat]) : "\u2013";
+      });
+      check.textContent = res.points ? check.dataset.ok.replace("#T#", signed(res.total))
+                                     : check.dataset.wait;
+      Object.keys(res.problems || {}).forEach(function (key) {
+        var row = document.getElementById("row-" + key) ||
+                  (key === "cards" ? document.getElementById("card-picker") : null) || live;
+        res.problems[key].forEach(function (msg) {
+          var p = document.createElement("p");
+          p.className = "error live-problem";
+          p.textContent = msg;
+          row.appendChild(p);
+        });
+      });
+      form.dataset.live = String(seq);   // for tests: the check for this version is shown
+    };
+    var refresh = function () {
+      var data = new FormData(form);
+      data.set("preview", "1");
+      var mine = ++seq;
+      fetch(form.getAttribute("action"), {method: "POST", body: data, credentials: "same-origin",
+                                          headers: {"Accept": "application/json"}})
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (res) { if (res && mine === seq) show(res); })
+        .catch(function () {});
+    };
+    var schedule = function () { clearTimeout(timer); timer = setTimeout(refresh, 250); };
+    form.addEventListener("input", schedule);
+    form.addEventListener("change", schedule);
+    form.addEventListener("click", function (e) {
+      if (e.target.closest && e.target.closest(".dec, .inc, .face, [data-pick]")) schedule();
+    });
+  }
   form.dataset.ready = "1";  // for tests and slow phones: the helpers above are wired
 })();

@@ -187,3 +187,22 @@ def test_rejected_entry_and_screenshots(page: Any) -> None:
     page.goto("/games/new")
     no_sideways_scroll(page)
     page.screenshot(path="/tmp/kingsheet-new-375.png", full_page=True)
+
+
+def test_live_check_scores_the_hand_as_it_is_typed(page: Any) -> None:
+    record = {"format": "kingsheet/1", "profile": "ru32",
+              "players": ["Ana", "Beto", "Carla", "Dani"], "first_dealer": 0, "hands": []}
+    gid = create_game(page, record, draw=False)
+    page.goto(f"/games/{gid}/hands/new")
+    page.wait_for_selector("#hand-form[data-ready]")
+    for s, n in enumerate([1, 2, 3]):          # the page fills Dani's 2 by itself
+        page.fill(f"#tricks_{s}", str(n))
+    page.wait_for_function("document.querySelector('[data-live-seat=\"3\"]').textContent === '−4'")
+    live = [page.inner_text(f'[data-live-seat="{s}"]') for s in range(4)]
+    assert live == ["−2", "−4", "−6", "−4"]
+    assert "−16" in page.inner_text("#live-check")
+    page.fill("#tricks_3", "2")                # typed by hand now: the page fills nothing
+    page.fill("#tricks_0", "4")                # 4+2+3+2 = 11: named under the row
+    page.wait_for_selector("#row-tricks .live-problem")
+    assert "11" in page.inner_text("#row-tricks .live-problem")
+    assert page.request.get(f"/games/{gid}/record.json").json()["hands"] == []
