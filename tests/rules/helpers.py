@@ -269,8 +269,9 @@ class Played:
 
 def autoplay(ctx: Ctx, deal: list[list[str]], leader: int,
              overrides: dict[tuple[int, int], str] | None = None,
-             full: bool = False) -> Played:
-    """Plays the lowest legal card each time, except overrides[(trick_no, seat)].
+             full: bool = False, pick=None) -> Played:
+    """Plays the lowest legal card each time, except overrides[(trick_no, seat)]; or
+    ``pick(hand, legal_cards)`` chooses.
 
     Stops at the early end of the contract unless full=True.
     """
@@ -289,7 +290,7 @@ def autoplay(ctx: Ctx, deal: list[list[str]], leader: int,
                 assert card in hands[seat], f"override {card} not held by seat {seat} at trick {t}"
             else:
                 cands, _ = legal(ctx, hands[seat], trick, t, played)
-                card = min(cands, key=low_key)
+                card = pick(hands[seat], cands) if pick else min(cands, key=low_key)
             hands[seat].remove(card)
             trick.append(card)
         tricks.append(trick)

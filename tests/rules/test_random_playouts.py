@@ -7,8 +7,8 @@ import pytest
 
 from app.rules import score_record
 
-from .helpers import (FIESTA_NEG, RU32_ORDER, Ctx, deck, ends_early, legal, position, record_for,
-                      scoring, scoring_cards, suit, winner_seat)
+from .helpers import (FIESTA_NEG, RU32_ORDER, Ctx, autoplay, deck, legal, position, record_for,
+                      scoring, suit)
 
 SETUPS = (
     [("ru32", c, None, {}) for c in RU32_ORDER]
@@ -35,32 +35,14 @@ def rule_of(ctx, holding, trick, t, before, card):
 
 
 def playout(ctx, leader, rng, p_bad):
-    size = ctx.size
-    cards = deck(size)
+    """A random deal played at random, a share ``p_bad`` of the plays ignoring the rules."""
+    cards = deck(ctx.size)
     rng.shuffle(cards)
-    n = size // 4
+    n = ctx.size // 4
     deal = [sorted(cards[i * n:(i + 1) * n]) for i in range(4)]
-    hands = [list(h) for h in deal]
-    score = scoring_cards(ctx.profile, ctx.contract, size)
-    tricks, winners, leaders, before = [], [], [], []
-    lead = leader
-    for t in range(1, n + 1):
-        trick = []
-        for pos in range(4):
-            seat = (lead + pos) % 4
-            cands, _ = legal(ctx, hands[seat], trick, t, before)
-            pool = hands[seat] if rng.random() < p_bad else cands
-            card = rng.choice(sorted(pool))
-            hands[seat].remove(card)
-            trick.append(card)
-        tricks.append(trick)
-        leaders.append(lead)
-        lead = winner_seat(trick, lead, ctx.trump)
-        winners.append(lead)
-        before.extend(trick)
-        if ends_early(ctx.profile, ctx.contract) and score <= set(before):
-            break
-    return deal, tricks, leaders, winners
+    played = autoplay(ctx, deal, leader, pick=lambda hand, cands: rng.choice(
+        sorted(hand if rng.random() < p_bad else cands)))
+    return deal, played.tricks, played.leaders, played.winners
 
 
 def expected_violations(ctx, deal, tricks, leaders, with_deal):
