@@ -526,9 +526,7 @@ class GameBuilder:
             f = f"{fld}.{element}"
             try:
                 if element not in counts:
-                    raise InputError.of(f, "missing-key", "missing: %(contract)s scores %(element)s",
-                                        contract=_contract_word(contract),
-                                        element=element_term(element))
+                    raise _missing_element(f, contract, element)
                 v = counts[element]
                 if element == "kh":
                     out[element] = need_seat(v, f)
@@ -641,9 +639,7 @@ class GameBuilder:
             f = f"{fld}.{element}"
             try:
                 if element not in caps:
-                    raise InputError.of(f, "missing-key", "missing: %(contract)s scores %(element)s",
-                                        contract=_contract_word(contract),
-                                        element=element_term(element))
+                    raise _missing_element(f, contract, element)
                 if element == "tricks":
                     items = need_list(caps[element], f, "counts")
                     if len(items) != 4:
@@ -865,6 +861,12 @@ def _mask(cards: list[int]) -> int:
     for c in cards:
         m |= BIT[c]
     return m
+
+
+def _missing_element(fld: str, contract: Contract, element: str) -> InputError:
+    """The error for an element the contract scores that the entry leaves out."""
+    return InputError.of(fld, "missing-key", "missing: %(contract)s scores %(element)s",
+                         contract=_contract_word(contract), element=element_term(element))
 
 
 def _full_counts(profile: Profile) -> dict[str, int]:
