@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from app.rules.errors import InputError, RecordError, RuleError
-from app.rules.profiles import LADDER_FIESTAS, LADDER_SUBASTAS
+from app.rules.profiles import LADDER_FIESTAS, LADDER_SUBASTAS, PROFILES
 
 BIDDING, ANSWER, RAISE, ULTIMATUM, DONE = "bidding", "answer", "raise", "ultimatum", "done"
 OWNER_ANSWERS = ("accept", "too-little", "eight-or-nulos", "reject")
@@ -45,6 +45,7 @@ class Auction:
             raise ValueError(f"{profile_id} has no auction")
         self.subastas = profile_id == "subastas"
         self.ladder = LADDER_SUBASTAS if self.subastas else LADDER_FIESTAS
+        self.positive = PROFILES[profile_id].positive_fiestas
         self.owner = owner
         self.order = [(owner + k) % 4 for k in (1, 2, 3)]
         self.passed: set[int] = set()
@@ -254,22 +255,24 @@ class Auction:
         self.phase = DONE
         self.result = AuctionOutcome(
             sale=True, declarer=d, bid=self.best, payment=bid_points(self.best), reason="sale",
-            bids=self.bids, contracts=("trump",) if self.best[0] == "+" else ("nulos",),
+            bids=self.bids, contracts=self.positive if self.best[0] == "+" else ("nulos",),
             leaders=(d, (d + 1) % 4))
 
     def _no_sale(self, reason: str) -> None:
         self.phase = DONE
-        self.result = no_sale_outcome(self.owner, reason, self.bids, self.subastas)
+        self.result = no_sale_outcome(self.owner, reason, self.bids, self.subastas, self.positive)
 
 
-def no_sale_outcome(owner: int, reason: str, bids: int, subastas: bool) -> AuctionOutcome:
-    """The owner plays (or skips) the fiesta: trump, nulos or 433 as the rules allow."""
+def no_sale_outcome(owner: int, reason: str, bids: int, subastas: bool,
+                    positive: tuple[str, ...] = ("trump",)) -> AuctionOutcome:
+    """The owner plays (or skips) the fiesta: a positive fiesta (``positive``: trump, and in
+    subastas notrump), nulos or 433 as the rules allow."""
     if reason == "refused":
         contracts: tuple[str, ...] = ("nulos",)
     elif subastas and bids >= 3:
-        contracts = ("trump", "nulos")
+        contracts = positive + ("nulos",)
     else:
-        contracts = ("trump", "nulos", "433")
+        contracts = positive + ("nulos", "433")
     return AuctionOutcome(reason=reason, bids=bids, contracts=contracts,
                           leaders=((owner + 1) % 4, owner))
 
@@ -278,7 +281,8 @@ def run_auction(profile_id: str, owner: int, calls: list[object] | None,
                 fld: str) -> tuple[AuctionOutcome, list[str]]:
     """Plays a recorded auction; errors name ``fld[j]``. No calls: no auction was held."""
     if calls is None:
-        return no_sale_outcome(owner, "no-bids", 0, profile_id == "subastas"), []
+        return no_sale_outcome(owner, "no-bids", 0, profile_id == "subastas",
+                               PROFILES[profile_id].positive_fiestas), []
     auction = Auction(profile_id, owner)
     for j, text in enumerate(calls):
         try:

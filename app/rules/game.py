@@ -408,6 +408,9 @@ class GameBuilder:
             if slot.contract is not None:
                 return profile.contracts[slot.contract]
             if slot.fiesta:
+                if "notrump" in profile.positive_fiestas:
+                    raise InputError.of(f, "missing-key",
+                                        "missing: a fiesta is trump, notrump, nulos or 433")
                 raise InputError.of(f, "missing-key", "missing: a fiesta is trump, nulos or 433")
             chooser = slot.chooser or 0
             raise InputError.of(f, "missing-key",
@@ -427,6 +430,9 @@ class GameBuilder:
         contract = profile.contracts.get(cid)
         if slot.fiesta:
             if contract is None or not contract.fiesta:
+                if "notrump" in profile.positive_fiestas:
+                    raise InputError.of(f, "contract", "%(value)r is not a fiesta contract "
+                                        "(trump, notrump, nulos or 433)", value=cid)
                 raise InputError.of(f, "contract",
                                     "%(value)r is not a fiesta contract (trump, nulos or 433)",
                                     value=cid)
@@ -482,6 +488,9 @@ class GameBuilder:
             if outcome.contracts == ("trump",):
                 return RuleError.of(f, code, "after a sale at %(bid)s the buyer plays a trump",
                                     bid=outcome.bid)
+            if "trump" in outcome.contracts:
+                return RuleError.of(f, code, "after a sale at %(bid)s the buyer plays a fiesta "
+                                    "with or without trumps", bid=outcome.bid)
             return RuleError.of(f, code, "after a sale at %(bid)s the buyer plays nulos",
                                 bid=outcome.bid)
         if outcome.reason == "refused":
@@ -548,13 +557,67 @@ class GameBuilder:
                     out[element] = nums
             except RecordError as e:
                 self._fail(e)
-        if len(out) < len(scored):          # collecting: check the room of what reads
-            self._check_trick_room(_counts_of(out, contract), contract, fld)
-            return out
-        # reorder as given, for a faithful round trip
-        out = {k: out[k] for k in counts}
-        self._check_trick_room(_counts_of(out, contract), contract, fld)
+        if len(out) == len(scored):
+            out = {k: out[k] for k in counts}      # reorder as given, for a faithful round trip
+        # collecting every problem, the checks below read the elements that read
+        per_seat = _counts_of(out, contract)
+        self._check_trick_room(per_seat, contract, fld)
+        self._check_heart_faces(per_seat, fld)
         return out
+
+    def _check_heart_faces(self, counts: dict[str, list[int]], fld: str) -> None:
+        """One card counts in every element it belongs to (RULES.md §2; decisions.md).
+
+        Where the contract counts the K♥ with hearts or kings, the seat credited with it has
+        at least one heart and one king. Where it counts hearts with kings, queens or jacks,
+        each seat's hearts fit its faces: all four of a face include its heart, and hearts
+        beyond the plain ones are heart faces the seat's counts allow.
+        """
+        hearts = counts.get("hearts")
+        kh = counts.get("kh")
+        faces = [e for e in ("kings", "queens", "jacks")
+                 if e in counts or (e == "kings" and kh is not None)]
+        # the hearts that are no counted face
+        plain = (HEARTS_MASK & self.profile.deck).bit_count() - len(faces)
+        for s in range(4):
+            if kh is not None and kh[s] and self._kh_without(counts, s, fld):
+                continue
+            if hearts is None:
+                continue
+            must: list[str] = []           # heart faces the seat's counts say it took
+            may: list[str] = []            # ... and those they leave possible
+            for e in faces:
+                # the K♥ is where the kh count puts it; else all four of a face hold its
+                # heart, none hold none
+                n = (4 if kh[s] else 0) if e == "kings" and kh is not None else counts[e][s]
+                if n == 4:
+                    must.append(HEART_FACES[e])
+                if n:
+                    may.append(HEART_FACES[e])
+            if hearts[s] < len(must):
+                self._fail(SumError.of(
+                    f"{fld}.hearts[{s}]", "heart-faces", "seat %(seat)s (%(name)s) is credited "
+                    "with %(n)s %(hearts)s, fewer than the hearts among its cards (%(cards)s)",
+                    seat=s, name=self.players[s], n=hearts[s], hearts=element_term("hearts"),
+                    cards=" ".join(must)))
+            elif hearts[s] > plain + len(may):
+                self._fail(SumError.of(
+                    f"{fld}.hearts[{s}]", "heart-faces", "seat %(seat)s (%(name)s) is credited "
+                    "with %(n)s %(hearts)s, more than its other counts allow (at most %(max)s)",
+                    seat=s, name=self.players[s], n=hearts[s], hearts=element_term("hearts"),
+                    max=plain + len(may)))
+
+    def _kh_without(self, counts: dict[str, list[int]], seat: int, fld: str) -> bool:
+        """The seat credited with the K♥ has 0 hearts or 0 kings: says so (True)."""
+        found = False
+        for e in ("hearts", "kings"):
+            if e in counts and counts[e][seat] == 0:
+                found = True
+                self._fail(SumError.of(
+                    f"{fld}.{e}[{seat}]", "heart-faces", "seat %(seat)s (%(name)s) is credited "
+                    "with the K♥ but with 0 %(element)s: the K♥ is one of the %(element)s too",
+                    seat=seat, name=self.players[seat], element=element_term(e)))
+        return found
 
     def _check_trick_room(self, counts: dict[str, list[int]], contract: Contract,
                           fld: str) -> None:
@@ -861,6 +924,10 @@ def _mask(cards: list[int]) -> int:
     for c in cards:
         m |= BIT[c]
     return m
+
+
+#: The heart among the four cards of each face element.
+HEART_FACES = {"kings": "K♥", "queens": "Q♥", "jacks": "J♥"}
 
 
 def _missing_element(fld: str, contract: Contract, element: str) -> InputError:

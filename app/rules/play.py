@@ -73,10 +73,10 @@ def play_rules(profile: Profile, options: Options, contract: Contract) -> PlayRu
             kh_first_trick=cid == "no-kh",
             trump_mode=TRUMP_FIESTA if cid == "trump" else TRUMP_NONE)
     elif profile.id == "subastas":
+        # a subastas trump hand has no trump duties: only follow-suit (RULES.md 1.3)
         rules = PlayRules(
             hearts_lead=cid == "no-hearts",
-            kh_lead=cid == "no-kh",
-            trump_mode=TRUMP_FIESTA if cid == "trump" else TRUMP_NONE)
+            kh_lead=cid == "no-kh")
     elif profile.id == "rifki":
         penalties = options.hearts_lead_ban == "all-penalties" and cid != "koz"
         overtake = options.must_overtake == "all" or (
@@ -144,9 +144,10 @@ def judge_play(r: PlayRules, trump: int, trick_no: int, trick: list[int], card: 
     if r.kh_discard_from and trick_no >= r.kh_discard_from and holding & KH_BIT and card != KH:
         return "kh-discard", KH_BIT
     if r.kh_first_trick and trick_no == 1 and card == KH:
-        other = holding & ~KH_BIT
-        if other:
-            return "kh-first-trick", other
+        # Illegal whatever else the player held (RULES.md §4): trick 1 always leaves other
+        # cards. Without the deal they may stay unseen (the K♥ ends the hand), and then
+        # the K♥ itself is the evidence.
+        return "kh-first-trick", (holding & ~KH_BIT) or KH_BIT
     if r.hearts_first_trick and trick_no == 1 and cs == HEARTS:
         other = holding & ~HEARTS_MASK
         if other:

@@ -102,6 +102,9 @@ class Profile:
     auction: bool = False               # fiestas and subastas
     fiesta_from: int = 0                # first fiesta hand number (7), 0 if none
     ladder: tuple[str, ...] = ()        # auction bids, low to high
+    #: the fiesta contracts a +N sale (or the owner) may play: ("trump",), and in subastas
+    #: also "notrump" (RULES.md 1.3)
+    positive_fiestas: tuple[str, ...] = ()
     field_names: tuple[str, ...] = field(default=())
 
     @property
@@ -204,18 +207,24 @@ LADDER_SUBASTAS = ("+1", "+2", "+3", "-1", "+4", "+5", "+6", "-2", "+7", "+8")
 
 
 def _auction_profile(pid: str, es: str, en: str, desc_es: str, desc_en: str,
-                     ladder: tuple[str, ...]) -> Profile:
+                     ladder: tuple[str, ...], notrump: bool = False) -> Profile:
     contracts = {cid: _contract(cid, n_es, n_en, 52, values, ends_early=early)
                  for cid, n_es, n_en, values, early in _NEGATIVES_52}
     contracts["trump"] = _contract("trump", "Fiesta con triunfo", "Fiesta with trumps", 52,
                                    {"tricks": 25}, trump_game=True, fiesta=True)
+    positive: tuple[str, ...] = ("trump",)
+    if notrump:
+        # subastas: "Se juega tanto con triunfos como sin ellos" (RULES.md 1.3)
+        contracts["notrump"] = _contract("notrump", "Fiesta sin triunfo", "Fiesta without trumps",
+                                         52, {"tricks": 25}, fiesta=True)
+        positive += ("notrump",)
     contracts["nulos"] = _contract("nulos", "Fiesta de nulos", "Fiesta of nulos", 52,
                                    {"tricks": -75}, base=325, fiesta=True)
     contracts["433"] = _contract("433", "433", "433", 52, {}, fiesta=True, played=False,
                                  total=325)
     return Profile(pid, es, en, desc_es, desc_en, 52, 10, True, contracts,
                    tuple(c[0] for c in _NEGATIVES_52) + (None,) * 4,
-                   auction=True, fiesta_from=7, ladder=ladder)
+                   auction=True, fiesta_from=7, ladder=ladder, positive_fiestas=positive)
 
 
 PROFILES: dict[str, Profile] = {}
@@ -228,7 +237,7 @@ for _p in (
     _auction_profile("subastas", "King con subastas", "King with auctions",
                      "52 cartas, 6 negativas y 4 fiestas; +8 no se rechaza y hay ultimátum.",
                      "52 cards, 6 negatives and 4 fiestas; +8 cannot be refused, ultimatum any time.",
-                     LADDER_SUBASTAS),
+                     LADDER_SUBASTAS, notrump=True),
     Profile(
         "rifki", "King turco (Rıfkı)", "Turkish King (Rıfkı)",
         "52 cartas, 20 manos elegidas: seis castigos dos veces y koz ocho veces.",

@@ -70,7 +70,7 @@ def scoring(profile: str, contract: str) -> dict[str, int]:
         return {"no-tricks": {"tricks": -20}, "no-hearts": {"hearts": -20},
                 "no-queens": {"queens": -50}, "no-men": {"kings": -30, "jacks": -30},
                 "no-kh": {"kh": -160}, "no-last-two": {"last_two": -90},
-                "trump": {"tricks": 25}}.get(contract, {})
+                "trump": {"tricks": 25}, "notrump": {"tricks": 25}}.get(contract, {})
     return {"el-almaz": {"tricks": -50}, "kupa-almaz": {"hearts": -30},
             "erkek-almaz": {"kings": -60, "jacks": -60}, "kiz-almaz": {"queens": -100},
             "rifki": {"kh": -320}, "son-iki": {"last_two": -180},
@@ -170,7 +170,7 @@ def legal(ctx: Ctx, holding: list[str], trick: list[str], trick_no: int,
     led = suit(trick[0])
     follow = [c for c in H if suit(c) == led]
     if follow:
-        if ctx.profile in ("fiestas", "subastas") and ctx.contract == "trump" and led == ctx.trump:
+        if ctx.profile == "fiestas" and ctx.contract == "trump" and led == ctx.trump:
             top = max(rank(c) for c in trick if suit(c) == ctx.trump)
             higher = [c for c in follow if rank(c) > top]
             if higher:
@@ -195,7 +195,8 @@ def legal(ctx: Ctx, holding: list[str], trick: list[str], trick_no: int,
             return ["KH"], "kh-discard"
         return H, None
     if ctx.profile in ("fiestas", "subastas"):
-        if ctx.contract == "trump":
+        # subastas trump and notrump hands have no trump duties (RULES.md 1.3): any card
+        if ctx.profile == "fiestas" and ctx.contract == "trump":
             trumps = [c for c in H if suit(c) == ctx.trump]
             on_table = [c for c in trick if suit(c) == ctx.trump]
             if on_table:
@@ -209,7 +210,9 @@ def legal(ctx: Ctx, holding: list[str], trick: list[str], trick_no: int,
             return H, None
         if ctx.profile == "fiestas" and ctx.contract == "no-kh":
             if trick_no == 1:
-                if "KH" in H and len(H) > 1:
+                # the K♥ on a non-heart lead in trick 1 is illegal whatever else is held
+                # (RULES.md §4): with a known holding of the K♥ alone nothing is legal
+                if "KH" in H:
                     return [c for c in H if c != "KH"], "kh-first-trick"
                 return H, None
             if "KH" in H:
@@ -426,3 +429,30 @@ def record_for(profile, contract, trump, options, tricks, deal):
             hand["auction"] = ["3:pass", "0:pass", "1:pass"]
         return rec(profile, [filler(profile, k) for k in range(1, min(n, 7))] + [hand], first=0)
     return rec("rifki", [hand], first=2, options=options)
+
+
+# ---------------------------------------------------------------- counts that can happen
+
+def seat_counts_possible(size: int, counted: dict[str, int], has_kh: bool | None) -> bool:
+    """Can one seat have taken cards with these per-element counts (RULES.md §2)?
+
+    ``counted``: element -> count for the card elements entered (hearts, kings, queens,
+    jacks); ``has_kh``: whether the seat is credited with the K♥ (None: not counted).
+    Brute force over which of K♥ Q♥ J♥ the seat took, the other cards of each kind being
+    interchangeable. Tricks are not looked at.
+    """
+    ranks = RANKS32 if size == 32 else RANKS52
+    n_hearts = len(ranks)
+    for kh in (0, 1):
+        for qh in (0, 1):
+            for jh in (0, 1):
+                if has_kh is not None and kh != has_kh:
+                    continue
+                faces = {"kings": kh, "queens": qh, "jacks": jh}
+                ok = all(0 <= counted[e] - faces[e] <= 3 for e in faces if e in counted)
+                plain = counted.get("hearts", 0) - kh - qh - jh
+                if "hearts" in counted:
+                    ok = ok and 0 <= plain <= n_hearts - 3
+                if ok:
+                    return True
+    return False

@@ -151,17 +151,28 @@ CASES.append(C("kh-discard-not-in-subastas-no-kh", "subastas", "no-kh", None, (2
                good="3D", **FI_T2))
 
 # ------------------------------------------------------------ kh-first-trick (fiestas no-kh)
+# Without the deal the K♥ ends the hand at trick 1 and the player's other cards stay unseen;
+# the play is illegal whatever they were (RULES.md §4), so the K♥ itself is the evidence.
 CASES.append(C("kh-first-trick-fiestas-no-kh", "fiestas", "no-kh", "kh-first-trick", (1, 1),
                good="2C", bad="KH", fixed={0: "2S", 1: "KH 2C"}, voids={1: "S"},
-               plays=lead1("2S"), nodeal=False))
+               plays=lead1("2S")))
 CASES.append(C("kh-first-trick-not-in-subastas", "subastas", "no-kh", None, (1, 1),
                good="KH", fixed={0: "2S", 1: "KH 2C"}, voids={1: "S"}, plays=lead1("2S")))
 
 # ------------------------------------------------------------ must-trump
-for prof, con in [("fiestas", "trump"), ("subastas", "trump"), ("rifki", "koz")]:
+for prof, con in [("fiestas", "trump"), ("rifki", "koz")]:
     CASES.append(C(f"must-trump-{prof}-{con}", prof, con, "must-trump", (1, 1), trump="H",
                    good="2H", bad="2C", fixed={0: "2S", 1: "2H 2C"}, voids={1: "S"},
                    plays=lead1("2S")))
+# subastas: trumps "solo pueden usarse para cortar"; a void player plays any card (RULES.md 1.3)
+CASES.append(C("must-trump-not-in-subastas", "subastas", "trump", None, (1, 1), trump="H",
+               good="2C", fixed={0: "2S", 1: "2H 2C"}, voids={1: "S"}, plays=lead1("2S")))
+CASES.append(C("must-trump-not-in-subastas-notrump", "subastas", "notrump", None, (1, 1),
+               good="2C", fixed={0: "2S", 1: "2H 2C"}, voids={1: "S"}, plays=lead1("2S")))
+CASES.append(C("follow-suit-subastas-trump", "subastas", "trump", "follow-suit", (1, 1),
+               trump="H", good="3S", bad="2H", fixed={0: "2S", 1: "3S 2H"}, plays=lead1("2S")))
+CASES.append(C("follow-suit-subastas-notrump", "subastas", "notrump", "follow-suit", (1, 1),
+               good="3S", bad="2H", fixed={0: "2S", 1: "3S 2H"}, plays=lead1("2S")))
 # rifki koz: a trump even if it cannot win
 CASES.append(C("must-trump-rifki-koz-cannot-win", "rifki", "koz", "must-trump", (1, 2), trump="H",
                good="2H", bad="2C", fixed={0: "2S", 1: "AH", 2: "2H 2C"}, voids={1: "S", 2: "S"},
@@ -173,28 +184,33 @@ CASES.append(C("must-trump-not-in-nulos", "fiestas", "nulos", None, (1, 1),
                good="2C", fixed={0: "2S", 1: "2H 2C"}, voids={1: "S"}, plays=lead1("2S")))
 
 # ------------------------------------------------------------ must-overtrump
+CASES.append(C("must-overtrump-fiestas-discard", "fiestas", "trump", "must-overtrump", (1, 2),
+               trump="H", good="9H", bad="2C", fixed={0: "2S", 1: "5H", 2: "9H 3H 2C"},
+               voids={1: "S", 2: "S"}, plays={(1, 0): "2S", (1, 1): "5H"}))
+CASES.append(C("must-overtrump-fiestas-undertrump", "fiestas", "trump", "must-overtrump", (1, 2),
+               trump="H", good="9H", bad="3H", fixed={0: "2S", 1: "5H", 2: "9H 3H 2C"},
+               voids={1: "S", 2: "S"}, plays={(1, 0): "2S", (1, 1): "5H"}))
+for bad in ("2C", "3H"):
+    CASES.append(C(f"must-overtrump-not-in-subastas-{bad}", "subastas", "trump", None, (1, 2),
+                   trump="H", good=bad, fixed={0: "2S", 1: "5H", 2: "9H 3H 2C"},
+                   voids={1: "S", 2: "S"}, plays={(1, 0): "2S", (1, 1): "5H"}))
 for prof in ["fiestas", "subastas"]:
-    CASES.append(C(f"must-overtrump-{prof}-discard", prof, "trump", "must-overtrump", (1, 2),
-                   trump="H", good="9H", bad="2C", fixed={0: "2S", 1: "5H", 2: "9H 3H 2C"},
-                   voids={1: "S", 2: "S"}, plays={(1, 0): "2S", (1, 1): "5H"}))
-    CASES.append(C(f"must-overtrump-{prof}-undertrump", prof, "trump", "must-overtrump", (1, 2),
-                   trump="H", good="9H", bad="3H", fixed={0: "2S", 1: "5H", 2: "9H 3H 2C"},
-                   voids={1: "S", 2: "S"}, plays={(1, 0): "2S", (1, 1): "5H"}))
     CASES.append(C(f"must-overtrump-{prof}-cannot-beat-any-card", prof, "trump", None, (1, 2),
                    trump="H", good="2C", fixed={0: "2S", 1: "AH", 2: "3H 2C"},
                    voids={1: "S", 2: "S"}, plays={(1, 0): "2S", (1, 1): "AH"}))
 
 # ------------------------------------------------------------ must-head-trump
+CASES.append(C("must-head-trump-fiestas", "fiestas", "trump", "must-head-trump", (1, 1),
+               trump="H", good="9H", bad="3H", fixed={0: "5H", 1: "9H 3H"}, plays=lead1("5H")))
+CASES.append(C("must-head-trump-not-in-subastas", "subastas", "trump", None, (1, 1),
+               trump="H", good="3H", fixed={0: "5H", 1: "9H 3H"}, plays=lead1("5H")))
 for prof in ["fiestas", "subastas"]:
-    CASES.append(C(f"must-head-trump-{prof}", prof, "trump", "must-head-trump", (1, 1),
-                   trump="H", good="9H", bad="3H", fixed={0: "5H", 1: "9H 3H"}, plays=lead1("5H")))
     CASES.append(C(f"must-head-trump-{prof}-cannot-beat", prof, "trump", None, (1, 1),
                    trump="H", good="3H", fixed={0: "AH", 1: "4H 3H"}, plays=lead1("AH")))
 # a void player's discard in between changes nothing: trumps were led, 5♥ is the highest
-for prof in ["fiestas", "subastas"]:
-    CASES.append(C(f"must-head-trump-{prof}-after-a-discard", prof, "trump", "must-head-trump",
-                   (1, 2), trump="H", good="9H", bad="3H", fixed={0: "5H", 1: "2C", 2: "9H 3H"},
-                   voids={1: "H"}, plays={(1, 0): "5H", (1, 1): "2C"}))
+CASES.append(C("must-head-trump-fiestas-after-a-discard", "fiestas", "trump", "must-head-trump",
+               (1, 2), trump="H", good="9H", bad="3H", fixed={0: "5H", 1: "2C", 2: "9H 3H"},
+               voids={1: "H"}, plays={(1, 0): "5H", (1, 1): "2C"}))
 CASES.append(C("must-head-trump-not-in-rifki-koz", "rifki", "koz", None, (1, 1),
                trump="H", good="3H", fixed={0: "5H", 1: "9H 3H"}, plays=lead1("5H")))
 CASES.append(C("must-head-trump-not-on-side-suit-fiestas", "fiestas", "trump", None, (1, 1),

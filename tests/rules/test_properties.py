@@ -12,11 +12,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules import score_record
+from app.rules import entry_problems, score_record
 from app.rules.simulate import random_game
 
-from .helpers import (Ctx, legal, position, record_for, scoring, scoring_cards, suit,
-                      winner_seat)
+from .helpers import (RU32_ORDER, Ctx, filler, legal, position, rec, record_for, scoring,
+                      scoring_cards, seat_counts_possible, suit, winner_seat)
 
 PROFILE_OPTIONS = {
     "ru32": [{}, {"keep_kh": "on"}],
@@ -139,7 +139,7 @@ INJECT = (
     [("ru32", c, None, o) for c in ("no-hearts", "no-king", "eralash", "plus-king")
      for o in ({}, {"keep_kh": "on"})]
     + [("fiestas", c, None, {}) for c in ("no-hearts", "no-kh", "no-queens")]
-    + [("subastas", c, None, {}) for c in ("no-hearts", "no-kh")]
+    + [("subastas", c, None, {}) for c in ("no-hearts", "no-kh", "notrump")]
     + [(p, "trump", t, {}) for p in ("fiestas", "subastas") for t in "SHDC"]
     + [("rifki", c, None, o) for c in ("kupa-almaz", "erkek-almaz", "kiz-almaz", "rifki",
                                         "el-almaz")
@@ -210,3 +210,49 @@ def test_one_injected_illegal_play_is_found_with_its_rule(case, seed):
         for ev in v["evidence"]:
             card, at = ev.split("@")
             assert int(at) >= v["trick"]
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_subastas_positive_fiestas_score_25_a_trick_and_only_follow_suit_binds(seed):
+    """Every fiesta of random subastas games played as trump or notrump: +25 a trick to
+    each seat (325 in all), and the only rule the reference model applies is follow-suit."""
+    rng = random.Random(seed)
+    record = random_game("subastas", rng)
+    report = score_record(record)
+    for hand, rh in zip(record["hands"], report["hands"]):
+        if hand.get("contract") not in ("trump", "notrump"):
+            continue
+        assert ("trump" in hand) == (hand["contract"] == "trump")
+        seen = _replay_with_oracle("subastas", {}, hand, rh["leader"])
+        assert rh["points"] == [25 * seen["winners"].count(s) for s in range(4)]
+        assert rh["total"] == 325 and rh["violations"] == []
+
+
+def _random_split(rng: random.Random, total: int, cap: int) -> list[int]:
+    while True:
+        cuts = sorted(rng.randint(0, total) for _ in range(3))
+        parts = [b - a for a, b in zip([0] + cuts, cuts + [total])]
+        if max(parts) <= cap:
+            return parts
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), contract=st.sampled_from(["eralash", "plus-eralash"]))
+def test_eralash_counts_are_refused_exactly_when_a_seat_cannot_hold_them(seed, contract):
+    """Random Eralash counts that add up: the engine names a heart-faces problem exactly
+    when the reference model finds some seat's hearts, kings, queens and K♥ impossible
+    together, and only on such seats."""
+    rng = random.Random(seed)
+    counts = {"tricks": [2, 2, 2, 2], "hearts": _random_split(rng, 8, 8),
+              "kings": _random_split(rng, 4, 4), "queens": _random_split(rng, 4, 4),
+              "kh": rng.randrange(4), "last_two": [rng.randrange(4), rng.randrange(4)]}
+    n = RU32_ORDER.index(contract) + 1
+    record = rec("ru32", [filler("ru32", k) for k in range(1, n)]
+                 + [{"contract": contract, "counts": counts}])
+    impossible = {s for s in range(4) if not seat_counts_possible(
+        32, {e: counts[e][s] for e in ("hearts", "kings", "queens")}, counts["kh"] == s)}
+    flagged = {int(p.field.rsplit("[", 1)[1].rstrip("]"))
+               for p in entry_problems(record, n - 1) if p.code == "heart-faces"}
+    assert flagged <= impossible
+    assert bool(flagged) == bool(impossible)

@@ -142,6 +142,9 @@ def test_illegal_play_is_reported_with_evidence(case, with_deal):
             allowed.add(f"{c}@{at}")
         elif with_deal:
             allowed.add(f"{c}@deal")
+    if case.rule == "kh-first-trick" and not with_deal:
+        # the K♥ ends the hand: its own play proves it (RULES.md §4)
+        allowed.add(f"KH@{t}")
     report = score_record(hand_record(case, n, played, deal, with_deal))
     hand = report["hands"][-1]
     assert hand["trick_winners"] == played.winners
@@ -166,9 +169,9 @@ def test_every_rule_id_has_legal_and_illegal_cases():
     covered = {c.rule for c in ILLEGAL}
     assert covered == set(RULE_IDS)
     proven_without_deal = {c.rule for c in ILLEGAL if c.nodeal}
-    # kh-lead (subastas) and kh-first-trick (fiestas) end the no-kh hand on the spot:
-    # RULES.md §4 says they can only be proven with the deal
-    assert proven_without_deal == set(RULE_IDS) - {"kh-lead", "kh-first-trick"}
+    # kh-lead (subastas) ends the no-kh hand on the spot: RULES.md §4 says it can only be
+    # proven with the deal; a K♥ in trick 1 of fiestas no-kh is proven by itself
+    assert proven_without_deal == set(RULE_IDS) - {"kh-lead"}
 
 
 @pytest.mark.parametrize("profile,contract,trump", [
