@@ -24,10 +24,11 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     errors.init_app(app)
 
-    from app.web import games, hands, players, prefs, referee
+    from app.web import games, hands, live, players, prefs, referee
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
+    app.register_blueprint(live.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(prefs.bp)
     app.register_blueprint(referee.bp)

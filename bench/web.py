@@ -8,8 +8,10 @@ It measures median and p95 latency of GET the sheet, GET the bare page and POST 
 (counts, with its CSRF token, as the browser sends it), with a bounded load: wrk for the
 GETs when it is installed, and a bounded keep-alive Python client (2 connections, a fixed
 number of requests) for the POSTs and, always, for the GETs too. Targets (issue 3): sheet
-median within 2x the bare page, POST median within 3x. The last line is `ratio: R`
-(sheet median over bare median).
+median within 2x the bare page, POST median within 3x. It also measures the live sheet's
+version check (issue 13: every open page polls it about once a second) while nothing
+changed, a 304 with If-None-Match, which must cost less than the bare page. The last line
+is `ratio: R` (sheet median over bare median).
 
     python bench/web.py [--requests 400] [--seconds 5]
 """
@@ -75,8 +77,9 @@ class Client:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.cookies: dict[str, str] = {}
 
-    def request(self, method: str, path: str, body: str | None = None) -> tuple[int, str, float]:
-        headers = {"Accept-Language": "es"}
+    def request(self, method: str, path: str, body: str | None = None,
+                extra: dict[str, str] | None = None) -> tuple[int, str, float]:
+        headers = {"Accept-Language": "es", **(extra or {})}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if body is not None:
@@ -94,7 +97,8 @@ class Client:
 
 
 def bounded_load(port: int, jobs: list[tuple[str, str, str | None]], connections: int = 2,
-                 cookies: dict[str, str] | None = None) -> list[float]:
+                 cookies: dict[str, str] | None = None,
+                 headers: dict[str, str] | None = None) -> list[float]:
     """Runs the jobs (method, path, body) over `connections` keep-alive connections.
 
     With ``cookies`` every request sends that same session: a browser follows each POST's
@@ -113,7 +117,7 @@ def bounded_load(port: int, jobs: list[tuple[str, str, str | None]], connections
                 method, path, body = queue.pop()
             if cookies is not None:
                 client.cookies = dict(cookies)
-            status, _text, elapsed = client.request(method, path, body)
+            status, _text, elapsed = client.request(method, path, body, headers)
             if status >= 400:
                 raise SystemExit(f"{method} {path}: HTTP {status}")
             with lock:
@@ -127,14 +131,15 @@ def bounded_load(port: int, jobs: list[tuple[str, str, str | None]], connections
     return times
 
 
-def wrk(url: str, seconds: int) -> tuple[float, float, int] | None:
+def wrk(url: str, seconds: int, header: str | None = None) -> tuple[float, float, int] | None:
     exe = shutil.which("wrk")
     if exe is None:
         return None
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as fh:
         fh.write(WRK_SCRIPT)
     try:
-        out = subprocess.run([exe, "-t2", "-c4", f"-d{seconds}s", "-s", fh.name, url],
+        extra = ["-H", header] if header else []
+        out = subprocess.run([exe, "-t2", "-c4", f"-d{seconds}s", "-s", fh.name, *extra, url],
                              capture_output=True, text=True, timeout=seconds + 30).stdout
     finally:
         os.unlink(fh.name)
@@ -185,6 +190,13 @@ def main() -> None:
         rows = []
         sheet_t = stats(bounded_load(port, [("GET", sheet_path, None)] * args.requests))
         bare_t = stats(bounded_load(bare_port, [("GET", bare_path, None)] * args.requests))
+        # the live sheet's version check while nothing changed: 304, no body, no record read
+        live_path, unchanged = f"/games/{sheet_id}/live", {"If-None-Match": '"v1"'}
+        probe = Client(port).request("GET", live_path, None, unchanged)[0]
+        if probe != 304:
+            sys.exit(f"GET {live_path} with If-None-Match answered {probe}, not 304")
+        bounded_load(port, [("GET", live_path, None)] * 20, headers=unchanged)
+        live_t = stats(bounded_load(port, [("GET", live_path, None)] * args.requests, headers=unchanged))
         # POST a hand: one session, its CSRF token, a first hand to each new game
         client = Client(port)
         _s, page, _e = client.request("GET", f"/games/{post_ids[0]}/hands/new")
@@ -201,6 +213,7 @@ def main() -> None:
         post_t = stats(bounded_load(port, jobs, cookies=client.cookies))
         rows.append(("GET sheet (20-hand rifki)", sheet_t))
         rows.append(("GET bare 20x6 table page", bare_t))
+        rows.append(("GET version check (304)", live_t))
         rows.append(("POST a hand (counts)", post_t))
         print(f"gunicorn 2 workers per app; bounded client: {args.requests} requests per URL over "
               "2 keep-alive connections")
@@ -208,6 +221,7 @@ def main() -> None:
             print(f"{name:28s} median {med * 1000:7.2f} ms   p95 {p95 * 1000:7.2f} ms")
         print(f"sheet / bare (median): {sheet_t[0] / bare_t[0]:.2f}x (target <= 2x)")
         print(f"POST / bare (median):  {post_t[0] / bare_t[0]:.2f}x (target <= 3x)")
+        print(f"version check 304 / bare (median): {live_t[0] / bare_t[0]:.2f}x (target < 1x)")
         w_sheet = wrk(f"http://127.0.0.1:{port}{sheet_path}", args.seconds)
         w_bare = wrk(f"http://127.0.0.1:{bare_port}{bare_path}", args.seconds)
         ratio = sheet_t[0] / bare_t[0]
@@ -217,6 +231,11 @@ def main() -> None:
                   f"{w_bare[0] * 1000:.2f} ms p95 {w_bare[1] * 1000:.2f} ms ({w_bare[2]} requests)")
             ratio = w_sheet[0] / w_bare[0]
             print(f"sheet / bare under wrk (median): {ratio:.2f}x")
+            w_live = wrk(f"http://127.0.0.1:{port}{live_path}", args.seconds, 'If-None-Match: "v1"')
+            if w_live:
+                print(f"wrk: version check (304) median {w_live[0] * 1000:.2f} ms p95 "
+                      f"{w_live[1] * 1000:.2f} ms ({w_live[2]} requests); "
+                      f"{w_live[0] / w_bare[0]:.2f}x the bare page")
         else:
             print("wrk not installed: the bounded Python client's figures above are the result")
         print(f"ratio: {ratio:.2f}")

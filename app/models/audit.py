@@ -33,6 +33,9 @@ class AuditEntry(Base):
         Enum(AuditAction, native_enum=False, length=16, values_callable=lambda e: [m.value for m in e],
              validate_strings=True))
     hand_index: Mapped[int | None]
+    # the game's version this change produced (None for entries older than the column):
+    # "what changed since version N" is the entries with a version above N
+    version: Mapped[int | None]
     before: Mapped[Any | None] = mapped_column(JSON)
     after: Mapped[Any | None] = mapped_column(JSON)
 

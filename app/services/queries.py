@@ -179,7 +179,7 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
     profile = get_profile(game.profile)
     record = game.record
     view: dict[str, Any] = {
-        "id": game.id, "version": game.version, "profile": profile.id,
+        "id": game.id, "version": game.version, "updated_at": game.updated_at, "profile": profile.id,
         "profile_name": profile.name(lang), "n_hands": profile.n_hands,
         "clockwise": profile.clockwise, "players": list(record["players"]),
         "options": dict(record.get("options") or {}), "n_rows": len(record.get("hands", [])),
@@ -211,3 +211,51 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
             "leader": nxt.leader, "fiesta": nxt.fiesta,
         }
     return view
+
+
+# --- the live sheet: a version check, and what changed since a version ----------------------
+
+@dataclass
+class Stamp:
+    """What a page polls: the game's version (the optimistic lock, one more per save) and
+    when it last changed. Read from the game row alone, without the record."""
+
+    version: int
+    updated_at: Any
+
+
+def game_stamp(session: Session, game_id: int) -> Stamp | None:
+    row = session.execute(select(Game.version, Game.updated_at).where(Game.id == game_id)).first()
+    return None if row is None else Stamp(int(row[0]), row[1])
+
+
+CHANGES_SHOWN = 20
+
+
+def changes_since(session: Session, game: Game, since: int, lang: str = "es") -> dict[str, Any]:
+    """What was saved after version ``since``: the change-log entries (who, when, what, which
+    hand row), oldest first, each with the hand as it stands now when it still exists.
+
+    ``complete`` is False when some changes are older than the change log's versions (or
+    more than CHANGES_SHOWN): the page then says the game changed without listing it all."""
+    entries = list(session.scalars(
+        select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.version > since)
+        .order_by(AuditEntry.id).limit(CHANGES_SHOWN + 1)).all())
+    rows: list[dict[str, Any]] = []
+    try:
+        result = replay_game(game)
+        profile = get_profile(game.profile)
+        players = list(game.record["players"])
+        rows = [hand_row(h, profile, lang, players) for h in result.hands]
+    except RecordError:
+        rows = []
+    listed = []
+    for e in entries[:CHANGES_SHOWN]:
+        index = e.hand_index
+        now = rows[index] if index is not None and 0 <= index < len(rows) else None
+        listed.append({"who": e.who, "at": e.at, "action": e.action.value, "version": e.version,
+                       "row": None if index is None else index + 1,
+                       "now": None if e.action.value == "delete_hand" else now})
+    return {"since": since, "version": game.version, "changes": listed,
+            "complete": len(entries) <= CHANGES_SHOWN and game.version - since == len(entries),
+            "n_rows": len(game.hands)}

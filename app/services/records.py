@@ -57,7 +57,7 @@ def create_game(session: Session, data: Any, *, who: str, action: AuditAction) -
     session.add(game)
     for seat, player in enumerate(players):
         game.seats.append(Seat(seat=seat, player=player))
-    game.audit.append(AuditEntry(who=who, action=action, after=copy.deepcopy(record)))
+    game.audit.append(AuditEntry(who=who, action=action, after=copy.deepcopy(record), version=1))
     session.commit()
     return game
 
@@ -76,8 +76,10 @@ def save_record(session: Session, game: Game, data: dict[str, Any], *, expected_
     record, result = checked_record(data)
     game.record = record
     game.status = status_of(result)
+    # the version this write produces (the version column counts up by one per write)
     session.add(AuditEntry(game=game, who=who, action=action, hand_index=hand_index,
-                           before=copy.deepcopy(before), after=copy.deepcopy(after)))
+                           before=copy.deepcopy(before), after=copy.deepcopy(after),
+                           version=game.version + 1))
     try:
         session.commit()
     except StaleDataError:

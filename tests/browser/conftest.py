@@ -62,11 +62,22 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     get_db(app).dispose()
 
 
-@pytest.fixture
-def page(browser: Any, live_server: str) -> Iterator[Any]:
+def phone(browser: Any, live_server: str) -> Iterator[Any]:
+    """A page in its own browser context (its own cookies): one phone at the table."""
     context = browser.new_context(viewport={"width": 375, "height": 800}, locale="es-ES",
                                   base_url=live_server)
     context.set_default_timeout(10_000)
     p = context.new_page()
     yield p
     context.close()
+
+
+@pytest.fixture
+def page(browser: Any, live_server: str) -> Iterator[Any]:
+    yield from phone(browser, live_server)
+
+
+@pytest.fixture
+def phone_b(browser: Any, live_server: str) -> Iterator[Any]:
+    """A second phone on the same server (the live table's tests)."""
+    yield from phone(browser, live_server)

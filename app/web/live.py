@@ -1,0 +1,60 @@
+"""The live sheet: a version check every page of a game polls, and what changed since.
+
+Every open sheet, hand page and trick page asks ``/games/<id>/live`` about once a second
+with ``If-None-Match: "<version>"``. The answer comes from the game row's version column
+alone (no record, no replay): 304 with no body while nothing changed, else the new version
+and when it changed. It works the same with any number of workers and app servers on one
+database. A page that sees a new version then fetches itself again (the sheet, read-only
+pages) or asks ``/games/<id>/changes?since=<version>`` (an entry page: what changed is
+shown next to what the scorer typed, which is kept).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, render_template, request
+
+from app.db import get_session
+from app.services import queries
+from app.web.games import lang, load_game_or_404
+
+bp = Blueprint("live", __name__)
+
+POLL_MS = 1000  # the pages' interval: a save shows everywhere within about 1-2 s
+
+
+def etag_of(version: int) -> str:
+    return f"v{version}"
+
+
+@bp.get("/games/<int:game_id>/live")
+def stamp(game_id: int) -> Any:
+    found = queries.game_stamp(get_session(), game_id)
+    if found is None:
+        abort(404)
+    tag = etag_of(found.version)
+    if request.if_none_match.contains(tag):
+        response = Response(status=304)
+    else:
+        updated = found.updated_at.isoformat() if found.updated_at is not None else None
+        response = jsonify(version=found.version, updated_at=updated)
+    response.set_etag(tag)
+    # always revalidate: never answered from a cache without asking the server
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
+
+
+@bp.get("/games/<int:game_id>/changes")
+def changes(game_id: int) -> Any:
+    """An HTML fragment: what was saved after version ``since`` (the entry pages show it
+    as soon as the poll sees a new version, before the scorer presses Save)."""
+    game = load_game_or_404(game_id)
+    since = request.args.get("since", type=int)
+    row = request.args.get("row", type=int)
+    if since is None or not 0 <= since <= game.version:
+        abort(400)
+    found = queries.changes_since(get_session(), game, since, lang())
+    response = Response(render_template("live/_changes.html", ch=found, row=row,
+                                        players=list(game.record["players"])))
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -1,0 +1,91 @@
+"""The live table in Chromium at 375 px, two phones (two browser contexts) on one game:
+B's sheet shows the hand A saves without a reload, keeping B's scroll position; B's open
+entry for the same hand learns of A's save before pressing Save and keeps what B typed."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from tests.browser.test_referee import import_game
+from tests.conftest import load_record
+
+pytestmark = pytest.mark.browser
+
+SEVEN = 7   # ru32: seven hands played; hand 8 is "plus-tricks" (tricks counts)
+
+
+def ru32_seven_hands() -> dict[str, Any]:
+    record = copy.deepcopy(load_record("ru32_complete.json"))
+    record["hands"] = record["hands"][:SEVEN]
+    return record
+
+
+def enter_plus_tricks(page: Any, gid: int, tricks: list[int]) -> None:
+    """Hand 8 (plus-tricks) entered on A's phone through the form."""
+    page.goto(f"/games/{gid}/hands/new")
+    page.wait_for_selector("#hand-form[data-ready]")
+    for s in range(4):
+        page.fill(f"#tricks_{s}", str(tricks[s]))
+    if page.locator("#scorer").count():
+        page.fill("#scorer", "Ana")
+    page.click("#save-hand")
+    page.wait_for_url(f"**/games/{gid}#hand-{SEVEN + 1}")
+
+
+def mark_no_reload(page: Any) -> None:
+    page.evaluate("window.__sameDocument = 'kept'")
+
+
+def same_document(page: Any) -> bool:
+    return page.evaluate("window.__sameDocument") == "kept"
+
+
+def test_b_sheet_shows_a_new_hand_row_without_reload(page, phone_b):
+    gid = import_game(page, ru32_seven_hands())
+    b = phone_b
+    b.goto(f"/games/{gid}")
+    b.wait_for_selector("#live-status[data-ready]")
+    assert b.locator(f"#hand-{SEVEN + 1}").count() == 0
+    b.evaluate("window.scrollTo(0, 260)")
+    scroll = b.evaluate("window.scrollY")
+    assert scroll > 0
+    mark_no_reload(b)
+
+    enter_plus_tricks(page, gid, [3, 1, 2, 2])
+
+    b.wait_for_selector(f"#hand-{SEVEN + 1}")
+    assert same_document(b)
+    assert b.evaluate("window.scrollY") == scroll
+    assert b.get_attribute("#live-status", "data-seen") == "2"     # the import, then A's save
+    row = b.locator(f"#hand-{SEVEN + 1}")
+    assert "live-new" in (row.get_attribute("class") or "")
+    status = b.inner_text("#live-status")
+    assert "Live" in status or "En vivo" in status
+    # the delete button now deletes what B sees: the version moved with the sheet
+    assert b.get_attribute("#live-sheet input[name=version]", "value") == "2"
+    b.screenshot(path="/tmp/kingsheet-live-sheet-375.png")
+
+
+def test_b_open_entry_learns_of_a_save_and_keeps_what_b_typed(page, phone_b):
+    gid = import_game(page, ru32_seven_hands())
+    b = phone_b
+    b.goto(f"/games/{gid}/hands/new")
+    b.wait_for_selector("#hand-form[data-ready]")
+    b.wait_for_selector("#live-status[data-ready]")
+    for s, n in enumerate([2, 2, 2]):
+        b.fill(f"#tricks_{s}", str(n))
+    mark_no_reload(b)
+
+    enter_plus_tricks(page, gid, [3, 1, 2, 2])
+
+    b.wait_for_selector("#live-notice:not([hidden]) .live-changes")
+    assert same_document(b)
+    notice = b.inner_text("#live-notice")
+    assert f"anotó la fila {SEVEN + 1}" in notice and "Bazas (positivo)" in notice
+    assert b.locator("#live-notice li.same-row").count() == 1     # the very hand B is entering
+    assert [b.input_value(f"#tricks_{s}") for s in range(4)] == ["2", "2", "2", "2"]
+    # the form still carries the version B started from: Save cannot add the hand twice
+    assert b.get_attribute("#hand-form input[name=version]", "value") == "1"
+    b.screenshot(path="/tmp/kingsheet-live-entry-375.png", full_page=True)

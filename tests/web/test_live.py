@@ -1,0 +1,97 @@
+"""The live sheet's version check and "what changed since" (issue 13), on SQLite and
+PostgreSQL: a 304 without reading the record while nothing changed, the new version after
+any save, and the change-log entries after a version with the hands as they stand."""
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import event
+
+from app.db import get_db
+from tests.web.helpers import counts_form
+
+RU32_FIRST = {"tricks": [2, 3, 1, 2]}   # ru32 hand 1 (no tricks): 8 tricks
+
+
+def save_first_hand(client, gid, version=1, counts=RU32_FIRST, scorer="Ana"):
+    return client.post(f"/games/{gid}/hands/new",
+                       data=counts_form(counts, version, contract="no-tricks", mode="counts",
+                                        ruling_kind="as-played", scorer=scorer))
+
+
+def test_version_check_answers_304_while_nothing_changed(client, make_game):
+    gid = make_game("ru32")
+    first = client.get(f"/games/{gid}/live")
+    assert first.status_code == 200
+    assert first.get_json()["version"] == 1
+    assert first.headers["ETag"] == '"v1"'
+    assert "no-cache" in first.headers["Cache-Control"]
+    again = client.get(f"/games/{gid}/live", headers={"If-None-Match": '"v1"'})
+    assert again.status_code == 304 and again.data == b""
+    assert again.headers["ETag"] == '"v1"'
+
+    assert save_first_hand(client, gid).status_code == 302
+    changed = client.get(f"/games/{gid}/live", headers={"If-None-Match": '"v1"'})
+    assert changed.status_code == 200 and changed.get_json()["version"] == 2
+    assert changed.headers["ETag"] == '"v2"'
+    assert client.get(f"/games/{gid}/live", headers={"If-None-Match": '"v2"'}).status_code == 304
+
+
+def test_version_check_reads_the_game_row_without_its_record(app, client, make_game):
+    gid = make_game("ru32")
+    statements: list[str] = []
+
+    def seen(_conn, _cursor, statement, *_args):
+        statements.append(statement)
+
+    engine = get_db(app).engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        assert client.get(f"/games/{gid}/live", headers={"If-None-Match": '"v1"'}).status_code == 304
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    queries = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+    assert len(queries) == 1
+    assert "record" not in queries[0] and "audit_entry" not in queries[0]
+
+
+def test_version_check_of_a_missing_game_is_404(client):
+    assert client.get("/games/999/live").status_code == 404
+
+
+def test_changes_since_a_version_name_who_what_and_the_hand_now(client, make_game):
+    gid = make_game("ru32")
+    assert save_first_hand(client, gid, scorer="Ana").status_code == 302
+    html = client.get(f"/games/{gid}/changes?since=1&row=1").get_data(as_text=True)
+    assert "Ana recorded hand row 1" in html
+    assert 'class="same-row"' in html                  # the row the asking page is entering
+    assert "Beto <strong>−6</strong>" in html                 # the hand as it stands now
+    assert "Not every change" not in html
+    none = client.get(f"/games/{gid}/changes?since=2").get_data(as_text=True)
+    assert "<li" not in none
+
+
+def test_changes_refuse_a_version_that_never_was(client, make_game):
+    gid = make_game("ru32")
+    assert client.get(f"/games/{gid}/changes?since=7").status_code == 400
+    assert client.get(f"/games/{gid}/changes?since=x").status_code == 400
+    assert client.get(f"/games/{gid}/changes").status_code == 400
+
+
+def test_every_change_log_entry_carries_the_version_it_produced(session, make_game):
+    from app.models import AuditEntry, Game
+    from app.services import hands as hands_service
+
+    gid = make_game("ru32")
+    game = session.get(Game, gid)
+    hands_service.record_hand(session, game, {"counts": {"tricks": [2, 3, 1, 2]}},
+                              expected_version=1, who="t")
+    hands_service.delete_last_hand(session, game, expected_version=2, who="t")
+    versions = [e.version for e in session.query(AuditEntry).filter_by(game_id=gid).order_by(AuditEntry.id)]
+    assert versions == [1, 2, 3] and game.version == 3
+
+
+@pytest.mark.parametrize("path", ["/games/{gid}", "/games/{gid}/hands/new"])
+def test_pages_carry_the_live_status(client, make_game, path):
+    gid = make_game("ru32")
+    html = client.get(path.format(gid=gid)).get_data(as_text=True)
+    assert f'data-live-url="/games/{gid}/live"' in html and 'data-version="1"' in html
