@@ -179,7 +179,8 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
     profile = get_profile(game.profile)
     record = game.record
     view: dict[str, Any] = {
-        "id": game.id, "version": game.version, "updated_at": game.updated_at, "profile": profile.id,
+        "id": game.id, "version": game.version, "updated_at": getattr(game, "updated_at", None),
+        "profile": profile.id,
         "profile_name": profile.name(lang), "n_hands": profile.n_hands,
         "clockwise": profile.clockwise, "players": list(record["players"]),
         "options": dict(record.get("options") or {}), "n_rows": len(record.get("hands", [])),
@@ -230,6 +231,14 @@ def game_stamp(session: Session, game_id: int) -> Stamp | None:
 
 
 CHANGES_SHOWN = 20
+
+
+def version_before_change(session: Session, game_id: int, hand_index: int) -> int | None:
+    """The game's version just before the last change to hand ``hand_index`` (None when the
+    change log does not know): what a phone whose entry for that hand was overtaken saw."""
+    version = session.scalar(select(func.max(AuditEntry.version)).where(
+        AuditEntry.game_id == game_id, AuditEntry.hand_index == hand_index))
+    return None if version is None else int(version) - 1
 
 
 def changes_since(session: Session, game: Game, since: int, lang: str = "es") -> dict[str, Any]:

@@ -13,7 +13,7 @@ from app.db import get_session
 from app.forms.games import VersionedForm
 from app.forms.hands import SetupForm, hand_form_class
 from app.rules import RecordError
-from app.services import entry
+from app.services import entry, queries
 from app.services import hands as hands_service
 from app.services.errors import ConflictError, InputError
 from app.web.games import lang, load_game_or_404
@@ -51,12 +51,18 @@ def _step_url(game_id: int, index: int, editing: bool, **params: Any) -> str:
     params = {k: v for k, v in params.items() if v not in (None, "")}
     if editing:
         return url_for("hands.edit", game_id=game_id, row=index + 1, **params)
-    return url_for("hands.new", game_id=game_id, **params)
+    # a new hand's steps and form name its row: see new()
+    return url_for("hands.new", game_id=game_id, row=index + 1, **params)
 
 
 @bp.route("/games/<int:game_id>/hands/new", methods=["GET", "POST"])
 def new(game_id: int) -> Any:
     game = load_game_or_404(game_id)
+    row = request.args.get("row", type=int)
+    if row is not None and 1 <= row <= len(game.hands):
+        # another phone recorded this entry's hand row meanwhile: the entry stays on that
+        # row (offered to replace theirs), never carried to the next hand or added twice
+        return _entry(game, row - 1, taken=True)
     return _entry(game, len(game.hands))
 
 
@@ -118,7 +124,7 @@ def _preview(form: Any, spec: Any, mode: str, game: Any, index: int, contract_id
     return jsonify(points=points, total=total, problems=problems)
 
 
-def _entry(game: Any, index: int) -> Any:
+def _entry(game: Any, index: int, taken: bool = False) -> Any:
     editing = index < len(game.hands)
     ctx = entry.context(game.record, index)
     nxt = ctx.next
@@ -149,7 +155,7 @@ def _entry(game: Any, index: int) -> Any:
         "players": ctx.players, "next": nxt, "profile": profile, "lang": lang(), "setup": setup,
         "setup_errors": {f.name: f.errors for f in setup if f.errors},
         "step_url": lambda **p: _step_url(game.id, index, editing, **p), "version": game.version,
-        "field_label": field_label, "error_text": translate_error,
+        "field_label": field_label, "error_text": translate_error, "taken": taken, "changes": None,
     }
     trump = setup.trump.data or None
     leader = setup.leader_seat
@@ -219,7 +225,7 @@ def _entry(game: Any, index: int) -> Any:
         if editing:
             return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
         params = {"contract": contract_id, "trump": trump, "leader": leader,
-                  "auction": setup.auction.data if nxt.fiesta else None}
+                  "auction": setup.auction.data if nxt.fiesta else None, "row": index + 1}
         return redirect(url_for("referee.tricks", game_id=game.id,
                                 **{k: v for k, v in params.items() if v not in (None, "")}))
     spec = entry.entry_spec(profile, contract_id)
@@ -253,7 +259,12 @@ def _entry(game: Any, index: int) -> Any:
                         errors.setdefault(key, []).append(message)
                 status = 422
             except ConflictError as e:
+                # what changed since this entry was loaded, next to what was typed (kept);
+                # saving again puts it on this hand row (a correction once another phone
+                # recorded the row): never a second copy of the hand
                 conflict = e
+                page["changes"] = queries.changes_since(
+                    get_session(), game, min(form.version.data or 0, game.version), lang())
                 form.version.data = e.current_version
                 form.version.raw_data = [str(e.current_version)]
                 status = 409
@@ -272,6 +283,10 @@ def _entry(game: Any, index: int) -> Any:
                     if err not in errors.get(key, []):
                         errors.setdefault(key, []).append(str(err))
     else:
+        if taken:
+            page["changes"] = queries.changes_since(
+                get_session(), game, queries.version_before_change(get_session(), game.id, index) or 0,
+                lang())
         data = entry.entry_values(spec, ctx.existing, ctx.existing_result) if editing else {}
         data = {k: (str(v) if k.startswith(("card_", "kh", "last_two_")) else v) for k, v in data.items()}
         data["version"] = game.version

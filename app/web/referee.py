@@ -35,6 +35,12 @@ SETUP_KEYS = ("contract", "trump", "leader", "auction")
 @bp.route("/games/<int:game_id>/hands/tricks", methods=["GET", "POST"])
 def tricks(game_id: int) -> Any:
     game = load_game_or_404(game_id)
+    # the address names the hand row this entry is for: when another phone recorded that
+    # row meanwhile, the cards entered here stay on it (offered to replace theirs), and are
+    # never carried over to the next hand or added a second time
+    row = request.args.get("row", type=int)
+    if row is not None and 1 <= row <= len(game.hands):
+        return _tricks(game, row - 1, taken=True)
     return _tricks(game, len(game.hands))
 
 
@@ -48,7 +54,7 @@ def correct_tricks(game_id: int, n: int) -> Any:
 
 def _state_url(game_id: int, index: int, editing: bool, setup: svc.Setup,
                deal: list[list[str]] | None, plays: list[str], **extra: str) -> str:
-    params: dict[str, str] = {} if editing else dict(setup.params)
+    params: dict[str, str] = {} if editing else {**setup.params, "row": str(index + 1)}
     params.update(svc.deal_params(deal))
     params["plays"] = ",".join(plays)
     params.update({k: v for k, v in extra.items() if v})
@@ -59,8 +65,10 @@ def _state_url(game_id: int, index: int, editing: bool, setup: svc.Setup,
     return base + "?" + urlencode(params, safe=",")
 
 
-def _tricks(game: Any, index: int) -> Any:
-    editing = index < len(game.hands)
+def _tricks(game: Any, index: int, taken: bool = False) -> Any:
+    """Trick entry for hand `index`: a correction of a stored hand, a new hand, or (taken)
+    a new hand whose row another phone recorded meanwhile (saving replaces theirs)."""
+    editing = index < len(game.hands) and not taken
     try:
         ctx = entry.context(game.record, index)
     except RecordError as e:
@@ -96,9 +104,13 @@ def _tricks(game: Any, index: int) -> Any:
         "game_id": game.id, "index": index, "row": index + 1, "editing": editing,
         "players": players, "profile": profile, "next": nxt, "setup": setup, "lang": lang(),
         "contract": profile.contracts[setup.contract], "version": game.version,
-        "errors": {}, "typed": "",
+        "errors": {}, "typed": "", "taken": taken, "changes": None,
     }
-    page["counts_url"] = (url_for("hands.edit", game_id=game.id, row=index + 1) if editing else
+    if taken:
+        since = queries.version_before_change(get_session(), game.id, index) or 0
+        page["changes"] = queries.changes_since(get_session(), game, since, lang())
+        page["conflict"] = True
+    page["counts_url"] = (url_for("hands.edit", game_id=game.id, row=index + 1) if editing or taken else
                           url_for("hands.new", game_id=game.id, **setup.params))
     status = 200
 
@@ -174,7 +186,11 @@ def _tricks(game: Any, index: int) -> Any:
                     page["errors"].setdefault("__all__", []).append(translate_error(e))
                     status = 422
                 except ConflictError:
+                    # the cards stay, what changed since this entry's version is shown, and
+                    # saving again puts them on this hand row (never a second copy)
                     page["conflict"] = True
+                    page["changes"] = queries.changes_since(
+                        get_session(), game, min(form.version.data or 0, game.version), lang())
                     form.version.data = game.version
                     status = 409
                 except InputError as e:
@@ -182,7 +198,7 @@ def _tricks(game: Any, index: int) -> Any:
                     status = 400
                 else:
                     n = index + 1
-                    flash(_("Hand row %(n)s corrected.", n=n) if editing else
+                    flash(_("Hand row %(n)s corrected.", n=n) if editing or taken else
                           _("Hand %(n)s saved.", n=nxt.number if nxt else n))
                     if final["violations"]:
                         flash(_("%(k)s rule violations flagged: see the hand record.",
@@ -204,7 +220,7 @@ def _tricks(game: Any, index: int) -> Any:
         "no_deal": _state_url(game.id, index, editing, setup, None, plays_now),
         "self": url(plays_now),
         "form_action": request.path,
-        "hidden": _hidden(editing, setup, deal, plays_now),
+        "hidden": _hidden(editing, setup, deal, plays_now, index),
     }
     card_links = {cell["code"]: url(plays_now + [cell["code"]])
                   for suit in view["grid"] for cell in suit["cards"]
@@ -215,8 +231,8 @@ def _tricks(game: Any, index: int) -> Any:
 
 
 def _hidden(editing: bool, setup: svc.Setup, deal: list[list[str]] | None,
-            plays: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {} if editing else dict(setup.params)
+            plays: list[str], index: int) -> dict[str, str]:
+    out: dict[str, str] = {} if editing else {**setup.params, "row": str(index + 1)}
     out.update(svc.deal_params(deal))
     out["plays"] = ",".join(plays)
     return out
@@ -259,7 +275,7 @@ def _deal_step(game: Any, index: int, editing: bool, setup: svc.Setup, page: dic
         for k, code in enumerate(plays[:n_ok]):
             t, pos = divmod(k, 4)
             assigned[code] = (summary["leaders"][t] + pos) & 3
-    hidden = _hidden(editing, setup, None, plays)
+    hidden = _hidden(editing, setup, None, plays, index)
     hidden["dealt"] = "1"
     page.update(grid=svc.deck_by_suit(profile), assigned=assigned, deal_errors=errors,
                 hidden=hidden, back=_state_url(game.id, index, editing, setup, deal, plays),

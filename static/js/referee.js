@@ -20,8 +20,100 @@
     old.replaceWith(fresh);
     document.title = doc.title;
     if (url) history.replaceState(null, "", url);
+    retarget();
     init(hadFocus);
   }
+
+  // --- the entry survives a language switch, the "Sheet" link and a reload ---------------
+  // The address holds the whole state and is kept current; links that come back to "this
+  // page" (language, scorer) are pointed at the current address. Each state is also kept
+  // on this phone (localStorage) so the hand can be continued after leaving the page.
+  function here() { return window.location.pathname + window.location.search; }
+
+  function retarget() {
+    document.querySelectorAll(".top a[href*='next=']").forEach(function (a) {
+      var u = new URL(a.href, window.location.href);
+      u.searchParams.set("next", here());
+      a.href = u.pathname + u.search;
+    });
+  }
+
+  function draftKey(r) {
+    return "kingsheet:tricks:" + r.dataset.game + ":" + (r.dataset.editing === "1" ? "row" : "new") + ":" + r.dataset.row;
+  }
+
+  function keepDraft() {
+    var r = root();
+    if (!r || !r.dataset.game || !window.localStorage) return;
+    var plays = +r.dataset.plays;
+    try {
+      if (plays > 0) localStorage.setItem(draftKey(r), JSON.stringify({url: here(), plays: plays, at: Date.now()}));
+    } catch (e) { /* private mode or full: the address still holds the state */ }
+  }
+
+  function readDraft(r) {
+    try { return JSON.parse(localStorage.getItem(draftKey(r)) || "null"); } catch (e) { return null; }
+  }
+
+  function dropDraft(r) { try { localStorage.removeItem(draftKey(r)); } catch (e) { /* nothing kept */ } }
+
+  function bar(id, text, actions) {
+    var old = document.getElementById(id);
+    if (old) old.remove();
+    var box = document.createElement("div");
+    box.id = id;
+    box.className = "flash draft-bar";
+    box.setAttribute("role", "alert");
+    var p = document.createElement("p");
+    p.textContent = text;
+    box.appendChild(p);
+    actions.forEach(function (act) {
+      var el = document.createElement(act.href ? "a" : "button");
+      el.className = "button small" + (act.primary ? " primary" : "");
+      el.id = act.id;
+      el.textContent = act.label;
+      if (act.href) el.href = act.href; else el.type = "button";
+      el.addEventListener("click", act.run || function () {});
+      box.appendChild(el);
+    });
+    var r = root();
+    r.insertBefore(box, r.firstChild);
+    return box;
+  }
+
+  function offerResume() {
+    var r = root();
+    if (!r || !r.dataset.game || +r.dataset.plays > 0 || r.dataset.step !== "play") return;
+    var draft = readDraft(r);
+    if (!draft || !draft.url || draft.url === here()) return;
+    bar("resume-bar", r.dataset.tResume.replace("#N#", draft.plays), [
+      {id: "resume-draft", label: r.dataset.tResumeGo, primary: true, href: draft.url,
+       run: function (e) { e.preventDefault(); go(draft.url); }},
+      {id: "drop-draft", label: r.dataset.tResumeDrop,
+       run: function () { dropDraft(r); document.getElementById("resume-bar").remove(); }}
+    ]);
+  }
+
+  // leaving mid-hand (the Sheet link, the menu, "enter counts instead") asks first; the
+  // language and scorer links keep the entry and go straight through
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[href]");
+    var r = root();
+    if (!a || !r || e.defaultPrevented || a.dataset.nav !== undefined) return;
+    if (a.id === "discard-entry") { dropDraft(r); return; }   // leaving on purpose
+    if (+r.dataset.plays === 0 || a.closest(".draft-bar") || a.href.indexOf("next=") >= 0) return;
+    if (a.getAttribute("href").charAt(0) === "#") return;
+    e.preventDefault();
+    bar("leave-bar", r.dataset.tLeave.replace("#N#", r.dataset.plays), [
+      {id: "leave-go", label: r.dataset.tLeaveGo, href: a.href},
+      {id: "leave-stay", label: r.dataset.tLeaveStay, primary: true,
+       run: function () { document.getElementById("leave-bar").remove(); }}
+    ]).scrollIntoView({block: "nearest"});
+  }, true);
+
+  document.addEventListener("submit", function (e) {
+    if (e.target.id === "save-form" && root()) dropDraft(root());
+  }, true);
 
   function go(url) {
     if (busy) return;
@@ -126,6 +218,7 @@
 
   function init(refocus) {
     initDeal();
+    keepDraft();
     var input = document.getElementById("add");
     if (input && (refocus || (window.matchMedia && window.matchMedia("(pointer: fine)").matches))) {
       input.focus();
@@ -133,5 +226,7 @@
     }
   }
 
+  retarget();
   init(false);
+  offerResume();
 })();

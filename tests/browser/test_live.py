@@ -89,3 +89,56 @@ def test_b_open_entry_learns_of_a_save_and_keeps_what_b_typed(page, phone_b):
     # the form still carries the version B started from: Save cannot add the hand twice
     assert b.get_attribute("#hand-form input[name=version]", "value") == "1"
     b.screenshot(path="/tmp/kingsheet-live-entry-375.png", full_page=True)
+
+
+# --- trick-by-trick entry survives a language switch, the Sheet link and a reload -----------
+
+def start_tricks(page: Any, gid: int, cards: list[str]) -> None:
+    from tests.browser.test_referee import tap
+
+    page.goto(f"/games/{gid}/hands/new?mode=tricks")
+    page.wait_for_selector("#card-grid")
+    for card in cards:
+        tap(page, card)
+
+
+def first_cards(n: int) -> list[str]:
+    from tests.web.helpers import legal_hand
+
+    return legal_hand("ru32", "no-tricks", 1, 5)[1][:n]
+
+
+def test_trick_entry_survives_a_language_switch_and_a_reload(page):
+    gid = import_game(page, base_record_ru32())
+    cards = first_cards(5)                          # into trick 2
+    start_tricks(page, gid, cards)
+    page.click(".lang-switch a[hreflang=en]")
+    page.wait_for_selector('html[lang=en] #referee[data-plays="5"]')
+    assert "Trick 2 of 8" in page.inner_text("#now")
+    page.reload()
+    page.wait_for_selector('#referee[data-plays="5"]')
+    assert "Trick 2 of 8" in page.inner_text("#now")
+
+
+def test_leaving_mid_hand_warns_and_the_hand_continues_from_the_sheet(page):
+    gid = import_game(page, base_record_ru32())
+    cards = first_cards(3)
+    start_tricks(page, gid, cards)
+    page.click(f'#referee a[href="/games/{gid}"]')            # "← Hoja"
+    page.wait_for_selector("#leave-bar")
+    assert "3" in page.inner_text("#leave-bar") and "/tricks" in page.url
+    page.click("#leave-stay")
+    assert page.locator("#leave-bar").count() == 0
+    page.click(f'#referee a[href="/games/{gid}"]')
+    page.click("#leave-go")
+    page.wait_for_url(f"**/games/{gid}")
+    page.click("#enter-tricks")                                # back to the hand, from the sheet
+    page.wait_for_selector("#resume-bar")
+    page.click("#resume-draft")
+    page.wait_for_selector('#referee[data-plays="3"]')
+
+
+def base_record_ru32() -> dict[str, Any]:
+    from tests.conftest import base_record
+
+    return base_record("ru32")

@@ -95,3 +95,92 @@ def test_pages_carry_the_live_status(client, make_game, path):
     gid = make_game("ru32")
     html = client.get(path.format(gid=gid)).get_data(as_text=True)
     assert f'data-live-url="/games/{gid}/live"' in html and 'data-version="1"' in html
+
+
+# --- issue 8 item 6: a save overtaken by another phone's save --------------------------------
+
+def entry_values(html: str) -> dict[str, str]:
+    import re
+
+    return dict(re.findall(r'name="(tricks_\d)"[^>]*value="([^"]*)"', html))
+
+
+def hands_of(client, gid):
+    from tests.web.helpers import record_of
+
+    return record_of(client, gid)["hands"]
+
+
+def test_an_overtaken_new_hand_is_offered_for_its_row_and_never_added_twice(client, make_game):
+    gid = make_game("ru32")
+    page_b = client.get(f"/games/{gid}/hands/new").get_data(as_text=True)
+    assert f'action="/games/{gid}/hands/new?row=1"' in page_b      # the form names its row
+    assert save_first_hand(client, gid, scorer="Ana").status_code == 302   # A saves hand 1
+
+    typed_b = counts_form({"tricks": [1, 1, 3, 3]}, 1, contract="no-tricks", mode="counts",
+                          ruling_kind="as-played", scorer="Beto")
+    r = client.post(f"/games/{gid}/hands/new?row=1", data=typed_b)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 409
+    assert "Ana recorded hand row 1" in html and "Beto <strong>−6</strong>" in html   # A's hand
+    assert 'id="conflict-choice"' in html and "recorded on another phone" in html
+    assert entry_values(html) == {"tricks_0": "1", "tricks_1": "1", "tricks_2": "3", "tricks_3": "3"}
+    assert f'action="/games/{gid}/hands/1/edit' in html                 # on its own row
+    assert 'name="version" value="2"' in html and "Replace hand row 1" in html
+    assert 'id="discard-entry"' in html
+    assert len(hands_of(client, gid)) == 1
+
+    # pressing the browser's "send again" resubmits the stale form: still one hand
+    assert client.post(f"/games/{gid}/hands/new?row=1", data=typed_b).status_code == 409
+    assert len(hands_of(client, gid)) == 1
+    # re-applying it replaces hand row 1, as the page offered
+    typed_b["version"] = "2"
+    assert client.post(f"/games/{gid}/hands/1/edit", data=typed_b).status_code == 302
+    hands = hands_of(client, gid)
+    assert len(hands) == 1 and hands[0]["counts"]["tricks"] == [1, 1, 3, 3]
+
+
+def test_a_new_hand_overtaken_by_a_change_elsewhere_stays_the_next_hand(client, make_game):
+    gid = make_game("ru32", hands=[{"counts": {"tricks": [2, 3, 1, 2]}}])
+    # A corrects hand 1 while B types hand 2 (no boys: kings and jacks)
+    fixed = counts_form({"tricks": [2, 2, 2, 2]}, 1, contract="no-tricks", mode="counts",
+                        ruling_kind="as-played", scorer="Ana")
+    assert client.post(f"/games/{gid}/hands/1/edit", data=fixed).status_code == 302
+    typed_b = counts_form({"kings": [1, 1, 1, 1], "jacks": [0, 2, 1, 1]}, 1, contract="no-boys",
+                          mode="counts", ruling_kind="as-played", scorer="Beto")
+    r = client.post(f"/games/{gid}/hands/new?row=2", data=typed_b)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 409 and "Ana corrected hand row 1" in html
+    assert "records it as hand row 2" in html and f'action="/games/{gid}/hands/new?row=2' in html
+    typed_b["version"] = "2"
+    assert client.post(f"/games/{gid}/hands/new?row=2", data=typed_b).status_code == 302
+    assert len(hands_of(client, gid)) == 2
+
+
+def test_rifki_overtaken_choice_is_not_recorded_twice(client, make_game):
+    gid = make_game("rifki")
+    form = counts_form({"tricks": [4, 3, 3, 3]}, 1, contract="el-almaz", mode="counts",
+                       ruling_kind="as-played")
+    assert client.post(f"/games/{gid}/hands/new?row=1&contract=el-almaz", data=form).status_code == 302
+    again = counts_form({"tricks": [3, 4, 3, 3]}, 1, contract="el-almaz", mode="counts",
+                        ruling_kind="as-played")
+    r = client.post(f"/games/{gid}/hands/new?row=1&contract=el-almaz", data=again)
+    assert r.status_code == 409 and "Press Save again" not in r.get_data(as_text=True)
+    r = client.post(f"/games/{gid}/hands/new?row=1&contract=el-almaz", data=again)
+    assert r.status_code == 409 and len(hands_of(client, gid)) == 1
+
+
+def test_an_overtaken_trick_entry_stays_on_its_row(client, make_game):
+    from tests.web.test_referee import finish_without_deal
+
+    gid = make_game("ru32")
+    plays = finish_without_deal([])
+    state = f"/games/{gid}/hands/tricks?row=1&plays={','.join(plays)}"
+    assert client.post(state, data={"version": "1", "scorer": "Ana"}).status_code == 302   # A
+    page = client.get(state).get_data(as_text=True)            # B's next tap, same row
+    assert "recorded on another phone" in page and "Replace hand row 1" in page
+    assert "Ana recorded hand row 1" in page
+    r = client.post(state, data={"version": "1", "scorer": "Beto"})   # B's stale save
+    assert r.status_code == 409 and len(hands_of(client, gid)) == 1
+    assert client.post(state, data={"version": "2", "scorer": "Beto"}).status_code == 302
+    assert len(hands_of(client, gid)) == 1                     # replaced, not added
