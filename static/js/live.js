@@ -101,10 +101,15 @@
   }
 
   function refresh(newVersion) {
-    return fetch(window.location.href, {cache: "no-store", credentials: "same-origin",
+    return fetch(d.refreshUrl || window.location.href, {cache: "no-store", credentials: "same-origin",
                                         headers: {"X-Live-Refresh": "1"}})
-      .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.text(); })
+      .then(function (r) {
+        if (r.status === 404) { window.location.reload(); return ""; }   // the page is gone
+        if (!r.ok) throw new Error(String(r.status));
+        return r.text();
+      })
       .then(function (html) {
+        if (!html) return;
         var shown = swap(html);
         version = shown || newVersion;
         base = version;
