@@ -22,12 +22,13 @@ from sqlalchemy.orm import Session
 from app.models import Game, Seat
 from app.pdf import render_pdf
 from app.rules import RecordError, fingerprint, get_profile
-from app.rules.cards import RANKS, SUITS
+from app.rules.cards import RANKS
 from app.rules.profiles import RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_PENALTIES, RIFKI_QUOTA
 from app.rules.schedule import slot_for
 from app.services import queries
 
-ORIENTATIONS = ("portrait", "landscape")
+#: How sheets are laid on the page: "auto" is each game's :func:`default_orientation`.
+ORIENTATIONS = ("auto", "portrait", "landscape")
 #: Suits in the order a hand is sorted for reading: colours alternate.
 _SUIT_ORDER = {s: i for i, s in enumerate("SHCD")}
 
@@ -51,12 +52,29 @@ class RecordGame:
         return list(self.record.get("hands", []))
 
 
-def _day(value: Any) -> str | None:
+def _day(value: Any, lang: str) -> str | None:
+    """A game's day as people write it in ``lang`` ("1 de diciembre de 2026")."""
+    from babel.dates import format_date
+
     if isinstance(value, datetime):
-        return value.date().isoformat()
+        value = value.date()
     if isinstance(value, date):
-        return value.isoformat()
+        return str(format_date(value, format="long", locale=lang))
     return None
+
+
+def default_orientation(profile_id: str) -> str:
+    """How a sheet prints when the reader does not ask: the auction profiles have two more
+    columns (declarer and bid, payment), which read better across a landscape page."""
+    return "landscape" if get_profile(profile_id).auction else "portrait"
+
+
+#: The score sheet's column widths (percent of the table), per kind of sheet. With
+#: ``table-layout: fixed`` these are the whole layout: nothing is measured, long names wrap.
+SHEET_COLUMNS: dict[str, dict[str, float]] = {
+    "plain": {"n": 4, "contract": 25, "who": 15, "pts": 12, "chk": 8},
+    "auction": {"n": 3, "contract": 17, "who": 11, "who2": 12, "pts": 10, "pay": 12, "chk": 5},
+}
 
 
 def _header(game: Any, lang: str) -> dict[str, Any]:
@@ -67,8 +85,9 @@ def _header(game: Any, lang: str) -> dict[str, Any]:
         "players": list(record["players"]), "clockwise": profile.clockwise,
         "first_seat": record.get(profile.seat_key), "seat_key": profile.seat_key,
         "options": profile.parse_options(record.get("options")).as_dict(profile),
-        "date": _day(getattr(game, "created_at", None)),
+        "date": _day(getattr(game, "created_at", None), lang),
         "fingerprint": fingerprint(record), "n_hands": profile.n_hands, "lang": lang,
+        "orientation": default_orientation(profile.id),
     }
 
 
@@ -91,98 +110,38 @@ def sheet_doc(game: Any, lang: str = "es") -> dict[str, Any]:
                           **v, "type": "violation"})
             row["notes"].append(len(notes))
     doc["notes"] = notes
-    if not doc.get("error"):
-        doc["ledger"] = ledger(doc)
+    for row in doc.get("hands", []):
+        row["note_marks"] = number_ranges(row["notes"])
+    doc["auction"] = get_profile(game.profile).auction
+    for row in doc.get("hands", []):
+        row["payment_text"] = payment_text(row["payments"])
+    doc["widths"] = SHEET_COLUMNS["auction" if doc["auction"] else "plain"]
     return doc
-
-
-# --- the ledger: the sheet's hand rows as fixed-width lines ------------------------------
-#
-# WeasyPrint lays out every table cell as its own block, line and text box, and that is
-# what a sheet costs (a 20-hand table with two lines per cell took 4-5 times a bare 20x6
-# table). The printed sheet therefore sets each hand as ONE block of two monospaced lines
-# (points, then running totals under them), aligned in columns like a ledger: the same
-# content, a tenth of the boxes, and a row can never split across pages.
-
-_W_NUM, _W_CONTRACT, _W_WHO, _W_PTS, _W_PAY, _W_CHECK = 2, 22, 16, 10, 12, 9
-
-
-def _signed(n: int | None) -> str:
-    if n is None:
-        return ""
-    return f"+{n}" if n > 0 else ("0" if n == 0 else f"−{-n}")
-
-
-def _cut(text: str, width: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[:width - 1] + "…"
-
-
-def _line(num: str, contract: str, who: str, pts: list[str], pay: str | None, check: str) -> str:
-    out = (f"{num:>{_W_NUM}} {_cut(contract, _W_CONTRACT):<{_W_CONTRACT}} "
-           f"{_cut(who, _W_WHO):<{_W_WHO}}" + "".join(f"{p:>{_W_PTS}}" for p in pts))
-    if pay is not None:
-        out += f"  {_cut(pay, _W_PAY):<{_W_PAY}}"
-    return (out + f"{check:>{_W_CHECK}}").rstrip()
-
-
-def ledger(doc: dict[str, Any]) -> dict[str, Any]:
-    """The sheet's rows as fixed-width text: ``head``, ``rows`` (``text``, ``cls``),
-    ``totals``. Words come from the page's language (Flask-Babel)."""
-    from flask_babel import gettext as _
-
-    players = doc["players"]
-    pay = doc["profile"] in ("fiestas", "subastas")
-    suits = dict(zip(SUITS, "♠♥♦♣"))
-    head = [_line("#", _("Contract"), _("Dealer / chooser"), [_cut(p, _W_PTS - 1) for p in players],
-                  _("Payment") if pay else None, _("Check")),
-            _line("", "", _("Declarer · bid") if pay else "", [_("total")] * 4,
-                  "" if pay else None, "")]
-    rows = []
-    for r in doc.get("hands", []):
-        contract = r["contract_name"] + (f" {suits[r['trump']]}" if r.get("trump") else "")
-        if r.get("made_king"):
-            contract += " · King!"
-        marks = []
-        if r.get("ruling"):
-            marks.append("⚖")
-        if r.get("violations"):
-            marks.append(f"⚠{len(r['violations'])}")
-        if r.get("notes"):
-            marks.append(_("note") + " " + ",".join(str(n) for n in r["notes"]))
-        if r.get("chooser") is not None:
-            who1 = f"{players[r['chooser']]} {_('chose')}"
-        elif r.get("dealer") is not None:
-            who1 = f"{players[r['dealer']]} {_('dealt')}"
-        else:
-            who1 = ""
-        who2 = ""
-        if r.get("declarer") is not None:
-            who2 = players[r["declarer"]] + (f" · {r['bid']}" if r.get("bid") else "")
-        elif r.get("owner") is not None:
-            who2 = f"{players[r['owner']]} ({_('owner')})"
-        payments = [f"{players[s]} {_signed(v)}" for s, v in enumerate(r["payments"]) if v]
-        if not r["counted"]:
-            check = _("replayed")
-        else:
-            check = "✓" if r["check_ok"] else _signed(r["diff"])
-        line1 = _line(str(r["number"]), contract, who1, [_signed(v) or "0" for v in r["points"]],
-                      (payments[0] if payments else "") if pay else None, check)
-        line2 = _line("", " ".join(marks), who2,
-                      [_signed(v) or "0" for v in r["running_totals"]],
-                      (payments[1] if len(payments) > 1 else "") if pay else None, "")
-        cls = "replayed" if not r["counted"] else ("bad" if not r["check_ok"] else "")
-        rows.append({"text": f"{line1}\n{line2}", "cls": cls})
-    totals = doc.get("totals") or [0, 0, 0, 0]
-    zero = "✓" if doc.get("zero_sum_ok", True) else _signed(doc.get("sum", 0) - doc.get("expected_sum", 0))
-    total_line = _line("Σ", _("Totals"), _("hand %(n)s of %(total)s", n=doc.get("hands_played", 0),
-                                             total=doc["n_hands"]),
-                       [_signed(v) or "0" for v in totals], "" if pay else None, zero)
-    return {"head": "\n".join(head), "rows": rows, "totals": total_line}
 
 
 def _sorted_cards(cards: list[str]) -> list[str]:
     return sorted(cards, key=lambda c: (_SUIT_ORDER[c[-1]], -RANKS.index(c[0])))
+
+
+def number_ranges(numbers: list[int]) -> str:
+    """Note numbers as a reader scans them: [1, 2, 3, 5] -> "1–3, 5"."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
+def payment_text(payments: list[int]) -> str:
+    """A hand's auction payment by seat numbers: "2 → 4: 100" (seat 2 pays seat 4 100), or
+    each seat's signed payment when it is not one payer and one payee; "" for none."""
+    payers = [s for s, v in enumerate(payments) if v < 0]
+    payees = [s for s, v in enumerate(payments) if v > 0]
+    if len(payers) == 1 and len(payees) == 1:
+        return f"{payers[0] + 1} → {payees[0] + 1}: {payments[payees[0]]}"
+    return ", ".join(f"{s + 1}: {'+' if v > 0 else '−'}{abs(v)}" for s, v in enumerate(payments) if v)
 
 
 def hand_doc(game: Any, row: int, lang: str = "es") -> dict[str, Any] | None:
@@ -295,7 +254,7 @@ def _render(template: str, progress: Callable[[str, int], None] | None = None,
     return render_pdf(render_template(template, **context), progress=progress)
 
 
-def export_sheet_pdf(doc: dict[str, Any], orientation: str = "portrait") -> bytes:
+def export_sheet_pdf(doc: dict[str, Any], orientation: str = "auto") -> bytes:
     if orientation not in ORIENTATIONS:
         raise ValueError(f"orientation is one of {ORIENTATIONS}")
     return _render("pdf/sheet.html", docs=[doc], orientation=orientation)
@@ -309,10 +268,11 @@ def export_blank_pdf(doc: dict[str, Any]) -> bytes:
     return _render("pdf/blank.html", doc=doc, orientation="portrait")
 
 
-def export_bulk_pdf(docs: list[dict[str, Any]], orientation: str = "portrait",
+def export_bulk_pdf(docs: list[dict[str, Any]], orientation: str = "auto",
                     title: str | None = None,
                     progress: Callable[[str, int], None] | None = None) -> bytes:
-    """Many score sheets as one PDF: one document, one render; each game starts a page."""
+    """Many score sheets as one PDF: one document, one render; each game starts a page
+    (with "auto", each game in its own orientation)."""
     if orientation not in ORIENTATIONS:
         raise ValueError(f"orientation is one of {ORIENTATIONS}")
     return _render("pdf/sheet.html", progress, docs=docs, orientation=orientation, bulk_title=title)

@@ -14,8 +14,18 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from flask import (Blueprint, Flask, Response, abort, current_app, jsonify, redirect,
-                   render_template, request, url_for)
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -36,7 +46,7 @@ from app.web.games import lang, load_game_or_404
 
 bp = Blueprint("pdf", __name__)
 
-PDF_FONT = 'font-family="DejaVu Sans"'
+PDF_FONT = 'font-family="DejaVu Sans Condensed"'
 MAX_JOBS = 20
 
 
@@ -68,6 +78,26 @@ def pdf_chart(doc: dict[str, Any]) -> Markup:
     return _with_font(svg) + legend(doc["players"])
 
 
+def game_link(game_id: int) -> str:
+    """The address printed (and QR-coded) in a game's PDF footer: where a reader of the
+    paper finds the game. The ONE place that decides it."""
+    return url_for("games.sheet", game_id=game_id, _external=True)
+
+
+@bp.app_template_global("game_link")
+def _game_link(game_id: int) -> str:
+    return game_link(game_id)
+
+
+@bp.app_template_global()
+def pdf_qr(data: str) -> Markup:
+    """A QR code of ``data`` as inline SVG (one path: cheap to render, nothing fetched)."""
+    import segno
+
+    svg = segno.make(data, error="m").svg_inline(scale=1, border=0, omitsize=True, dark="#16181b")
+    return Markup(svg.replace("<svg ", '<svg class="qr" ', 1))
+
+
 @bp.app_template_global()
 def pdf_option(name: str, value: str) -> tuple[str, str]:
     from app.web.games import OPTION_LABELS
@@ -88,7 +118,7 @@ def record_fingerprint(game_id: int) -> str:
 @bp.get("/games/<int:game_id>/sheet.pdf")
 def sheet(game_id: int) -> Response:
     game = load_game_or_404(game_id)
-    orientation = request.args.get("orientation", "portrait")
+    orientation = request.args.get("orientation", "auto")
     if orientation not in pdf_service.ORIENTATIONS:
         abort(400)
     doc = pdf_service.sheet_doc(game, lang())
@@ -119,8 +149,9 @@ class ExportForm(FlaskForm):
     date_from = DateField(_l("From"), validators=[Optional()])
     date_to = DateField(_l("To"), validators=[Optional()])
     player = SelectField(_l("Player"), coerce=int, default=0)
-    orientation = SelectField(_l("Orientation"), default="portrait",
-                              choices=choices([("portrait", _l("portrait")), ("landscape", _l("landscape"))]))
+    orientation = SelectField(_l("Orientation"), default="auto",
+                              choices=choices([("auto", _l("as each game prints best")),
+                                               ("portrait", _l("portrait")), ("landscape", _l("landscape"))]))
 
     def validate(self, extra_validators: Any = None) -> bool:
         ok = bool(super().validate(extra_validators))

@@ -96,7 +96,9 @@ def test_sheet_pdf_holds_names_points_and_totals(profile: str, sheets: dict[str,
     assert response.data.startswith(b"%PDF-")
     reader = read(response.data)
     assert 1 <= len(reader.pages) <= 2
-    assert all(page_size(p) == A4 for p in reader.pages)
+    # the auction profiles (two more columns) print across the page unless asked otherwise
+    size = A4 if profile in ("ru32", "rifki") else (A4[1], A4[0])
+    assert all(page_size(p) == size for p in reader.pages)
     text = text_of(response.data)
     _gid, record, report = games[profile]
     for name in record["players"]:
@@ -127,6 +129,8 @@ def test_sheet_pdf_landscape(client: Any, games: dict[str, Any]) -> None:
     reader = read(response.data)
     assert all(page_size(p) == (A4[1], A4[0]) for p in reader.pages)
     assert client.get(f"/games/{gid}/sheet.pdf?orientation=sideways").status_code == 400
+    portrait = client.get(f"/games/{games['fiestas'][0]}/sheet.pdf?orientation=portrait")
+    assert all(page_size(p) == A4 for p in read(portrait.data).pages)
 
 
 def test_rulings_and_violations_are_numbered_notes(pdf_app: Any) -> None:
@@ -264,10 +268,10 @@ def test_text_is_selectable_with_suit_glyphs(sheets: dict[str, Any]) -> None:
     fonts = {str(font.get_object()["/BaseFont"]).split("+")[-1]
              for page in read(sheets["rifki"].data).pages
              for font in page["/Resources"]["/Font"].values()}
-    # the sheet is set in DejaVu Sans Mono (its ledger), with DejaVu Sans only where the
-    # shared page footer and pictures use it: named fonts, never a fallback
-    assert fonts <= {"DejaVu-Sans", "DejaVu-Sans-Bold", "DejaVu-Sans-Mono",
-                     "DejaVu-Sans-Mono-Bold"}, fonts
+    # text and tables in DejaVu Sans Condensed, titles in DejaVu Serif: named fonts,
+    # never a fallback, never the monospaced family
+    assert fonts <= {"DejaVu-Sans-Semi-Condensed", "DejaVu-Sans-Bold-Semi-Condensed",
+                     "DejaVu-Serif", "DejaVu-Serif-Bold"}, fonts
 
 
 # --- bulk exports ------------------------------------------------------------------------
@@ -300,7 +304,7 @@ def test_exports_page_builds_one_pdf_with_progress(client: Any, pdf_app: Any,
     assert client.post("/exports", data={"player": "0"}).status_code == 400  # nothing picked
     with pdf_app.app_context():
         evil_id = get_session().query(Player).filter_by(name=EVIL).one().id
-    response = client.post("/exports", data={"player": str(evil_id), "orientation": "portrait"})
+    response = client.post("/exports", data={"player": str(evil_id), "orientation": "auto"})
     assert response.status_code == 303
     job_url = response.headers["Location"]
     job_id = job_url.rstrip("/").rsplit("/", 1)[-1]

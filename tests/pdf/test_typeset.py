@@ -1,0 +1,148 @@
+"""The printed sheets are typeset, not dumped: checked with poppler's own tools.
+
+Each profile's sheet (in Spanish, with long full names) is rendered through the app;
+``pdffonts`` must list only named DejaVu faces and no monospaced one, ``pdftotext`` must
+find every full name, the notes in Spanish, the localized date, the fingerprint and the
+game's link. Page 1 of every sheet, hand record and blank sheet is kept as a PNG under
+test-artifacts/pdf/ (ignored by git) for a reviewer to look at.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.dates import format_date
+
+from app.rules import fingerprint
+from tests.conftest import load_record, make_app
+from tests.web.test_referee import REVOKE, finish_without_deal
+
+PROFILES = ("ru32", "fiestas", "subastas", "rifki")
+NAMES = ["María José Fernández de la Vega", "Bartolomé Esteban Murillo", "Ana",
+         "Juan Carlos Rodríguez Zapatero"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "pdf"
+
+
+def poppler(tool: str, *args: str) -> str:
+    path = shutil.which(tool)
+    assert path, f"{tool} (poppler-utils) is needed: make system-deps"
+    return subprocess.run([path, *args], check=True, capture_output=True, text=True).stdout
+
+
+def flat(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+@pytest.fixture(scope="module")
+def es_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from app.db import get_db
+
+    application = make_app(f"sqlite:///{tmp_path_factory.mktemp('typeset') / 'k.sqlite'}")
+    yield application
+    get_db(application).dispose()
+
+
+@pytest.fixture(scope="module")
+def pdfs(es_app: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """profile -> {"id", "record", "sheet", "hand", "blank": Path of the PDF}. The ru32
+    game opens with a proven revoke and carries a ruling on hand 2."""
+    from app.db import get_session
+    from app.services.games import import_game
+
+    out_dir = tmp_path_factory.mktemp("typeset-pdfs")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    client = es_app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    out: dict[str, Any] = {}
+    for profile in PROFILES:
+        record = load_record(f"{profile}_complete.json")
+        record["players"] = list(NAMES)
+        if profile == "ru32":
+            plays = finish_without_deal(REVOKE)
+            record["hands"][0] = {"contract": "no-tricks",
+                                  "tricks": [plays[k:k + 4] for k in range(0, 32, 4)]}
+            record["hands"][1]["ruling"] = {"kind": "adjusted", "points": [-2, -4, -6, -4],
+                                            "reason": "cartas mostradas", "by": "Árbitro"}
+        with es_app.app_context():
+            game = import_game(get_session(), record, who="test")
+            gid, stored = game.id, game.record
+        files = {}
+        for kind, url in (("sheet", f"/games/{gid}/sheet.pdf"), ("hand", f"/games/{gid}/hands/3.pdf"),
+                          ("blank", f"/games/{gid}/blank.pdf")):
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+            path = out_dir / f"{profile}-{kind}.pdf"
+            path.write_bytes(response.data)
+            files[kind] = path
+            poppler("pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(path),
+                    str(ARTIFACTS / f"{profile}-{kind}"))
+        out[profile] = {"id": gid, "record": stored, **files}
+    return out
+
+
+def fonts_of(path: Path) -> list[str]:
+    """The font names pdffonts lists (subset prefixes removed)."""
+    lines = poppler("pdffonts", str(path)).splitlines()[2:]
+    return [line.split()[0].split("+")[-1] for line in lines if line.strip()]
+
+
+@pytest.mark.parametrize("kind", ["sheet", "hand", "blank"])
+@pytest.mark.parametrize("profile", PROFILES)
+def test_set_in_named_proportional_dejavu_faces(profile: str, kind: str, pdfs: dict[str, Any]) -> None:
+    fonts = fonts_of(pdfs[profile][kind])
+    assert fonts, "no font embedded"
+    assert not [f for f in fonts if "mono" in f.lower()], fonts
+    assert all(f.startswith("DejaVu-") for f in fonts), fonts
+    assert "DejaVu-Sans-Semi-Condensed" in fonts  # the table's face, named in pdf.css
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_sheet_text_has_full_names_date_fingerprint_and_link(profile: str, pdfs: dict[str, Any]) -> None:
+    game = pdfs[profile]
+    text = poppler("pdftotext", "-enc", "UTF-8", str(game["sheet"]), "-")
+    for name in NAMES:  # never cut: a long name wraps in its column
+        assert flat(name) in flat(text), name
+    assert "…" not in text
+    assert format_date(date.today(), format="long", locale="es") in text
+    assert "Huella del registro" in text and fingerprint(game["record"]) in text
+    assert f"/games/{game['id']}" in flat(text)  # the address the QR code holds
+    assert "Hoja de puntuación".upper() in text.upper() and "Totales" in text
+    assert "Gana" in text or "Ganan" in text
+
+
+def test_notes_are_in_the_sheets_language(pdfs: dict[str, Any]) -> None:
+    text = poppler("pdftotext", "-enc", "UTF-8", str(pdfs["ru32"]["sheet"]), "-")
+    assert "Decisiones e infracciones" in text
+    assert "Asistir al palo" in text and "baza 1" in text           # the revoke
+    assert "puntos ajustados" in text and "cartas mostradas" in text  # the ruling
+    assert "por Árbitro" in text
+    for english in ("note", "Note", "follow suit", "trick 1", "adjusted points", " by "):
+        assert english not in text, english
+
+
+def test_qr_code_holds_the_game_link(es_app: Any, pdfs: dict[str, Any]) -> None:
+    import segno
+
+    from app.web.pdf import game_link, pdf_qr
+
+    gid = pdfs["fiestas"]["id"]
+    with es_app.test_request_context("/"):
+        link = game_link(gid)
+        svg = str(pdf_qr(link))
+    assert link.endswith(f"/games/{gid}")
+    assert svg.startswith('<svg class="qr"') and "<path" in svg and "http" not in svg
+    expected = segno.make(link, error="m").svg_inline(scale=1, border=0, omitsize=True, dark="#16181b")
+    assert svg.split(">", 1)[1] == expected.split(">", 1)[1]  # the same code, nothing fetched
+
+
+def test_screenshots_of_every_profile_are_kept(pdfs: dict[str, Any]) -> None:
+    for profile in PROFILES:
+        for kind in ("sheet", "hand", "blank"):
+            png = ARTIFACTS / f"{profile}-{kind}.png"
+            assert png.exists() and png.stat().st_size > 10_000, png
