@@ -72,8 +72,8 @@ def default_orientation(profile_id: str) -> str:
 #: The score sheet's column widths (percent of the table), per kind of sheet. With
 #: ``table-layout: fixed`` these are the whole layout: nothing is measured, long names wrap.
 SHEET_COLUMNS: dict[str, dict[str, float]] = {
-    "plain": {"n": 4, "contract": 25, "who": 15, "pts": 12, "chk": 8},
-    "auction": {"n": 3, "contract": 17, "who": 11, "who2": 12, "pts": 10, "pay": 12, "chk": 5},
+    "plain": {"n": 4, "contract": 31, "pts": 14.5, "chk": 7},
+    "auction": {"n": 3, "contract": 22, "who2": 16, "pts": 10.5, "pay": 10, "chk": 7},
 }
 
 

@@ -310,7 +310,7 @@ def test_exports_page_builds_one_pdf_with_progress(client: Any, pdf_app: Any,
     job_id = job_url.rstrip("/").rsplit("/", 1)[-1]
     job = jobs(pdf_app).get(job_id)
     assert job is not None and job.thread is not None
-    job.thread.join(timeout=60)
+    job.thread.join(timeout=600)
     status = client.get(f"/exports/{job_id}.json").get_json()
     assert status["state"] == "done", status
     assert status["percent"] == 100 and status["done"] == status["total"] == 1
@@ -332,7 +332,7 @@ def test_exports_by_date_range(client: Any, pdf_app: Any, games: dict[str, Any])
     assert response.status_code == 303, today
     job = jobs(pdf_app).get(response.headers["Location"].rsplit("/", 1)[-1])
     assert job is not None and job.thread is not None
-    job.thread.join(timeout=120)
+    job.thread.join(timeout=600)
     assert job.state == "done" and job.total == len(games)
     reader = read(job.pdf or b"")
     assert all(page_size(p) == (A4[1], A4[0]) for p in reader.pages)
