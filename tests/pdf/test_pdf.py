@@ -340,7 +340,7 @@ def test_exports_by_date_range(client: Any, pdf_app: Any, games: dict[str, Any])
     empty = client.post("/exports", data={"date_from": "2000-01-01", "date_to": "2000-01-02", "player": "0"})
     job = jobs(pdf_app).get(empty.headers["Location"].rsplit("/", 1)[-1])
     assert job is not None and job.thread is not None
-    job.thread.join(timeout=30)
+    job.thread.join(timeout=600)
     assert job.state == "error" and client.get(f"/exports/{job.id}.pdf").status_code == 404
 
 
