@@ -34,6 +34,7 @@ class Context:
     prefix_result: Any           # GameResult of the hands before
     existing: dict[str, Any] | None = None
     existing_result: Any = None  # HandResult of the stored hand (when editing)
+    record: dict[str, Any] = field(default_factory=dict)   # the whole record (JSON value)
 
 
 def context(record: dict[str, Any], index: int) -> Context:
@@ -49,7 +50,7 @@ def context(record: dict[str, Any], index: int) -> Context:
         except RecordError:
             existing_result = None
     return Context(index, result.profile, dict(record.get("options") or {}), list(record["players"]),
-                   result.next, result, existing, existing_result)
+                   result.next, result, existing, existing_result, record)
 
 
 def hand_problems(record: dict[str, Any], index: int, hand: dict[str, Any]) -> list[RecordError]:

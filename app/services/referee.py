@@ -13,7 +13,7 @@ lock, replays the record before writing and keeps the audit log.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext as _
@@ -25,8 +25,8 @@ from app.rules.cards import BIT, SUIT_MASK, SUITS, Card, cards_of
 from app.rules.errors import InputError
 from app.rules.hand import HandState
 from app.rules.play import RULE_IDS, evidence_texts, judge_play, trick_winner
-from app.services import entry
 from app.services import hands as hands_service
+from app.services.setup import Setup
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = ("H", "D")
@@ -182,91 +182,6 @@ def early_end_text(contract: Any, trick_no: int) -> str:
            ("kings", "jacks"): _("the last king and the last jack are taken"),
            ("kh",): _("the K♥ is taken")}.get(tuple(scored), _("every scoring card is taken"))
     return _("Hand over after trick %(t)s: %(why)s.", t=trick_no, why=why)
-
-
-# --- the hand's setup (contract, trump, leader, auction) ----------------------------------
-
-@dataclass
-class Setup:
-    """A complete setup for a played hand, as the hands blueprint carries it."""
-
-    contract: str
-    trump: str | None
-    leader: int                       # who leads trick 1
-    record_leader: int | None         # the `leader` key written to the record (fiestas)
-    auction: list[str] | None         # fiesta calls (None: no auction held / not a fiesta)
-    auction_raw: str = ""
-    params: dict[str, str] = field(default_factory=dict)   # for URLs
-
-
-def resolve_setup(ctx: entry.Context, contract: str | None, trump: str | None,
-                  leader: str | None, auction_raw: str | None) -> tuple[Setup | None, str | None]:
-    """(setup, None) when the query string sets up a played hand, else (None, problem).
-
-    The same checks as the hands blueprint's setup steps, asked of the engine: the
-    auction's calls, the contracts it allows, the rifki choices and limits.
-    """
-    nxt = ctx.next
-    profile = ctx.profile
-    trump = trump if trump in SUIT_SYMBOLS else None
-    seat = int(leader) if leader in ("0", "1", "2", "3") else None
-    if nxt.fiesta:
-        owner = nxt.owner if nxt.owner is not None else nxt.dealer
-        raw = auction_raw or ""
-        calls = None if raw == "none" else entry.parse_calls(raw)
-        state = entry.auction_state(profile.id, owner, calls)
-        if state.error is not None or not state.finished:
-            return None, _("Finish the auction first.")
-        outcome = entry.outcome_of(state)
-        if contract not in outcome.contracts:
-            return None, _("Choose what is played.")
-        if contract == "433":
-            return None, _("A 433 is not played: there are no tricks to enter.")
-        if contract == "trump" and not trump:
-            return None, _("Choose the trump suit.")
-        if seat is not None and seat not in outcome.leaders:
-            return None, _("%(name)s may not lead this fiesta.", name=ctx.players[seat])
-        lead = seat if seat is not None else outcome.leaders[0]
-        return Setup(contract, trump if contract == "trump" else None, lead, lead,
-                     None if calls is None else state.calls, raw,
-                     _params(contract, trump if contract == "trump" else None, lead, raw)), None
-    if profile.seat_key == "first_chooser":
-        choice = next((c for c in entry.rifki_choices(ctx) if c.contract == contract), None)
-        if choice is None:
-            return None, _("Choose the contract first.")
-        if not choice.allowed:
-            return None, f"{choice.rule}: {choice.message}"
-        if profile.contracts[contract].trump_game and not trump:
-            return None, _("Choose the trump suit.")
-        t = trump if profile.contracts[contract].trump_game else None
-        assert nxt.leader is not None
-        return Setup(str(contract), t, nxt.leader, None, None, "",
-                     _params(str(contract), t, None, "")), None
-    assert nxt.contract is not None and nxt.leader is not None
-    return Setup(nxt.contract, None, nxt.leader, None, None, "", {}), None
-
-
-def setup_of_hand(ctx: entry.Context) -> Setup:
-    """The setup of the stored hand at ctx.index (correcting it trick by trick)."""
-    hand = ctx.existing or {}
-    res = ctx.existing_result
-    contract = res.contract.id
-    trump = res.trump
-    auction = hand.get("auction")
-    raw = ",".join(auction) if auction is not None else ("none" if ctx.next.fiesta else "")
-    leader = res.leader if res.leader is not None else ctx.next.leader
-    return Setup(contract, trump, leader, hand.get("leader"), auction, raw, {})
-
-
-def _params(contract: str, trump: str | None, leader: int | None, auction: str) -> dict[str, str]:
-    out = {"contract": contract}
-    if trump:
-        out["trump"] = trump
-    if leader is not None:
-        out["leader"] = str(leader)
-    if auction:
-        out["auction"] = auction
-    return out
 
 
 # --- the deal -----------------------------------------------------------------------------
@@ -568,14 +483,14 @@ def build_ruling(kind: str, *, seat: int | None, points: list[int | None] | None
                  reason: str | None, who: str, at: str) -> dict[str, Any] | None:
     """The record's ``ruling`` (RECORD.md) from the form's values; None for as-played."""
     if kind not in RULING_KINDS:
-        raise RecordError("ruling.kind", f"{kind!r} is not a ruling", "ruling")
+        raise RecordError.of("ruling.kind", "ruling", "%(kind)s is not a ruling", kind=repr(kind))
     ruling: dict[str, Any] = {"kind": kind}
     if kind == "charge-offender" and seat is not None:
         ruling["seat"] = seat
     if kind == "adjusted":
         if points is None or any(p is None for p in points):
-            raise RecordError("ruling.points", "missing: the four adjusted points",
-                              "missing-key")
+            raise RecordError.of("ruling.points", "missing-key",
+                                 "missing: the four adjusted points")
         ruling["points"] = list(points)
     reason = (reason or "").strip()
     if reason:
@@ -615,7 +530,7 @@ def hand_record_view(result: Any, index: int, players: list[str], lang: str) -> 
         deal = []
         for cards in h.deal:
             by_suit = []
-            for s, letter in enumerate(SUITS):
+            for letter in SUITS:
                 codes = sorted((c for c in cards if c[-1] == letter),
                                key=lambda c: -Card.parse(c))
                 by_suit.append({"symbol": SUIT_SYMBOLS[letter],
@@ -648,6 +563,6 @@ def hand_record_view(result: Any, index: int, players: list[str], lang: str) -> 
 
 __all__ = ["RULE_BROKEN", "RULE_DEMANDS", "RULE_NAMES", "Setup", "apply_ruling",
            "build_ruling", "card_view", "deal_from_assignment", "early_end_text",
-           "hand_dict", "hand_record_view", "live_violations", "resolve_setup",
+           "hand_dict", "hand_record_view", "live_violations",
            "save_tricks", "score_hand", "tricks_view", "violation_row"]
 

@@ -3,11 +3,12 @@ in the query string, then the contract's own form (counts or captures), saved by
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 
 from app.db import get_session
 from app.forms.games import VersionedForm
@@ -15,6 +16,7 @@ from app.forms.hands import SetupForm, hand_form_class
 from app.rules import RecordError
 from app.services import entry, queries
 from app.services import hands as hands_service
+from app.services import setup as setup_service
 from app.services.errors import ConflictError, InputError
 from app.web.games import lang, load_game_or_404
 from app.web.messages import field_label, translate_error
@@ -102,20 +104,62 @@ def _setup_from_hand(hand: dict[str, Any], fiesta: bool, spec_mode: str) -> dict
     return out
 
 
-def _preview(form: Any, spec: Any, mode: str, game: Any, index: int, contract_id: str,
-             trump: str | None, leader: int | None, auction_calls: list[str] | None) -> Any:
+#: Entry values carried through a change of the setup (contract, mode), so none is lost.
+_CARRIED = re.compile(r"^(?:(?:tricks|hearts|kings|queens|jacks|last_two|ruling_points)_\d"
+                      r"|card_[2-9TJQKA][SHDC]|kh|ruling_kind|ruling_seat|ruling_reason|scorer"
+                      r"|version)$")
+
+
+def _carried(changing: bool) -> dict[str, str]:
+    """The typed entry values a change of setup carries along (from the form being changed,
+    or from the address of the setup step that carries them)."""
+    source = request.form if changing else request.args
+    return {k: v for k, v in source.items() if _CARRIED.match(k) and v != ""}
+
+
+def _setup_form(ctx: entry.Context, editing: bool, changing: bool) -> SetupForm:
+    """The submitted setup; a correction opened without one starts from the stored hand."""
+    values = request.args if changing else request.values
+    if editing and not any(k in values for k in SETUP_KEYS):
+        hand = ctx.existing or {}
+        res = ctx.existing_result
+        cid = res.contract.id if res is not None else hand.get("contract")
+        mode = "counts"
+        if cid and cid in ctx.profile.contracts:
+            mode = entry.mode_of(hand, entry.entry_spec(ctx.profile, cid))
+        data = _setup_from_hand(hand, ctx.next.fiesta, mode)
+        if cid:
+            data["contract"] = cid
+        form = SetupForm(data=data)
+    else:
+        form = SetupForm(values)
+    form.validate()
+    return form
+
+
+def _problem_map(problems: Any, index: int) -> dict[str, list[str]]:
+    """Problems by form key, each message once, in the page's language. Engine problems
+    name ``hands[i]...`` fields; the setup service's name the setup key itself."""
+    out: dict[str, list[str]] = {}
+    for problem in problems:
+        if problem.field.startswith("hands["):
+            key, message = error_key(problem, index)
+        else:
+            key, message = problem.field.split("[")[0] or "__all__", translate_error(problem)
+        if message not in out.get(key, []):
+            out.setdefault(key, []).append(message)
+    return out
+
+
+def _preview(form: Any, spec: Any, mode: str, game: Any, index: int,
+             ready: setup_service.Setup) -> Any:
     """The live check of the entry page (JSON): the hand's points, or every problem next to
     its field key. Nothing is saved; the form (and its CSRF token) is checked as on save."""
     problems: dict[str, list[str]] = {}
     points = None
     if form.validate():
-        hand = entry.build_hand(spec, mode, form.entry_data(), contract=contract_id, trump=trump,
-                                leader=leader, auction=auction_calls, ruling=None)
-        points, found = entry.hand_preview(game.record, index, hand)
-        for problem in found:
-            key, message = error_key(problem, index)
-            if message not in problems.get(key, []):
-                problems.setdefault(key, []).append(message)
+        points, found = entry.hand_preview(game.record, index, _hand(spec, mode, form, ready, None))
+        problems = _problem_map(found, index)
     elif "csrf_token" in form.errors:
         abort(400)
     else:
@@ -125,181 +169,131 @@ def _preview(form: Any, spec: Any, mode: str, game: Any, index: int, contract_id
 
 
 def _entry(game: Any, index: int, taken: bool = False) -> Any:
+    """Load, validate the setup, ask the setup service, then the step's page or the save."""
     editing = index < len(game.hands)
     ctx = entry.context(game.record, index)
-    nxt = ctx.next
-    if nxt is None:
+    if ctx.next is None:
         flash(_("The game is over: there is no hand to enter."))
         return redirect(url_for("games.sheet", game_id=game.id))
-    profile = ctx.profile
-    values = request.values
-    if editing and not any(k in values for k in SETUP_KEYS):
-        hand = ctx.existing or {}
-        if "tricks" in hand:
-            # a hand entered trick by trick is corrected trick by trick: the counts or
-            # captures form would drop its tricks, its deal and its violations
-            return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
-        cid = hand.get("contract") or (ctx.existing_result.contract.id if ctx.existing_result else None)
-        mode = "counts"
-        if cid and cid in profile.contracts:
-            mode = entry.mode_of(hand, entry.entry_spec(profile, cid))
-        setup_data = _setup_from_hand(hand, nxt.fiesta, mode)
-        if ctx.existing_result is not None:
-            setup_data["contract"] = ctx.existing_result.contract.id
-        setup = SetupForm(data=setup_data)
-    else:
-        setup = SetupForm(values)
-    setup.validate()
+    changing = request.method == "POST" and "change" in request.args
+    if editing and "tricks" in (ctx.existing or {}) and not any(k in request.values for k in SETUP_KEYS):
+        # a hand entered trick by trick is corrected trick by trick: the counts or
+        # captures form would drop its tricks, its deal and its violations
+        return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
+    setup = _setup_form(ctx, editing, changing)
+    step = setup_service.resolve(ctx, setup.contract.data, setup.trump.data, setup.leader.data,
+                                 setup.auction.data)
+    carried = _carried(changing)
     page: dict[str, Any] = {
         "game_id": game.id, "index": index, "row": index + 1, "editing": editing,
-        "players": ctx.players, "next": nxt, "profile": profile, "lang": lang(), "setup": setup,
-        "setup_errors": {f.name: f.errors for f in setup if f.errors},
-        "step_url": lambda **p: _step_url(game.id, index, editing, **p), "version": game.version,
-        "field_label": field_label, "error_text": translate_error, "taken": taken, "changes": None,
+        "players": ctx.players, "next": ctx.next, "profile": ctx.profile, "lang": lang(),
+        "setup": setup, "setup_errors": {f.name: f.errors for f in setup if f.errors},
+        "step_url": lambda **p: _step_url(game.id, index, editing, **{**carried, **p}),
+        "version": game.version, "field_label": field_label, "error_text": translate_error,
+        "step": step, "carried": carried, "auction_raw": setup.auction.data or "",
+        "taken": taken, "changes": None,
     }
-    trump = setup.trump.data or None
-    leader = setup.leader_seat
-    auction_calls: list[str] | None = None
-    contract_id: str | None
-
-    if nxt.fiesta:
-        owner = nxt.owner if nxt.owner is not None else nxt.dealer
-        raw = setup.auction.data or ""
-        calls = None if raw == "none" else entry.parse_calls(raw)
-        state = entry.auction_state(profile.id, owner, calls)
-        page.update(owner=owner, auction=state, auction_raw=raw)
-        if state.error is not None or not state.finished:
-            return render_template("hands/entry.html", step="auction", **page), (
-                422 if state.error is not None else 200)
-        outcome = entry.outcome_of(state)
-        auction_calls = None if calls is None else state.calls
-        contract_id = setup.contract.data or None
-        page.update(outcome=outcome)
-        problem = None
-        if contract_id not in outcome.contracts:
-            problem = _("Choose what is played.") if contract_id is None else _(
-                "%(c)s may not be played after this auction.", c=contract_id)
-        elif contract_id == "trump" and not trump:
-            problem = _("Choose the trump suit.")
-        elif contract_id != "433" and leader is not None and leader not in outcome.leaders:
-            problem = _("%(name)s may not lead this fiesta.", name=ctx.players[leader])
-        if problem:
-            return render_template("hands/entry.html", step="fiesta", problem=problem if contract_id else None,
-                                   **page), (422 if contract_id else 200)
-        if contract_id != "trump":
-            trump = None
-        if contract_id == "433":
-            leader = None
-        elif leader is None:
-            leader = outcome.leaders[0]
-    elif profile.seat_key == "first_chooser":
-        choices = entry.rifki_choices(ctx)
-        chooser = nxt.chooser
-        page.update(choices=choices, quota=entry.chooser_quota(ctx, chooser), chooser=chooser)
-        contract_id = setup.contract.data or None
-        choice = next((c for c in choices if c.contract == contract_id), None)
-        problem = None
-        if contract_id is None:
-            problem = None
-        elif choice is None:
-            problem = _("%(c)s is not a contract of this game.", c=contract_id)
-        elif not choice.allowed:
-            reason = translate_error(choice.error) if choice.error else choice.message
-            problem = f"{choice.rule}: {reason}"
-        elif profile.contracts[contract_id].trump_game and not trump:
-            problem = _("Choose the trump suit.")
-        if contract_id is None or problem:
-            return render_template("hands/entry.html", step="choose", problem=problem, **page), (
-                422 if problem else 200)
-        if not profile.contracts[contract_id].trump_game:
-            trump = None
-        leader = None
-    else:
-        contract_id = nxt.contract
-        trump = None
-        leader = None
-
-    assert contract_id is not None
-    if setup.mode.data == "tricks" and profile.contracts[contract_id].played:
+    if step.setup is None:
+        page["problems"] = _problem_map(step.problems, index)
+        return render_template("hands/entry.html", **page), 422 if page["problems"] else 200
+    ready = step.setup
+    if setup.mode.data == "tricks" and ctx.profile.contracts[ready.contract].played:
         # the setup is complete: play the hand card by card on the referee's page
         if editing:
             return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
-        params = {"contract": contract_id, "trump": trump, "leader": leader,
-                  "auction": setup.auction.data if nxt.fiesta else None, "row": index + 1}
         return redirect(url_for("referee.tricks", game_id=game.id,
-                                **{k: v for k, v in params.items() if v not in (None, "")}))
-    spec = entry.entry_spec(profile, contract_id)
+                                **{**ready.params, "row": str(index + 1)}))
+    spec = entry.entry_spec(ctx.profile, ready.contract)
     mode = setup.mode.data if spec.has_cards and setup.mode.data != "tricks" else "counts"
     form_cls = hand_form_class(spec, mode)
-    errors: dict[str, list[str]] = {}
-    conflict = None
-    status = 200
     if request.method == "POST" and request.form.get("preview") == "1":
-        return _preview(form_cls(), spec, mode, game, index, contract_id, trump, leader,
-                        auction_calls)
-    if request.method == "POST":
-        form = form_cls()
-        if form.validate():
-            who = remember_scorer(form.scorer.data)
-            at = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-            hand = entry.build_hand(spec, mode, form.entry_data(), contract=contract_id, trump=trump,
-                                    leader=leader, auction=auction_calls, ruling=form.ruling(who, at))
-            try:
-                if editing:
-                    hands_service.replace_hand(get_session(), game, index, hand,
-                                               expected_version=form.version.data, who=who)
-                else:
-                    hands_service.record_hand(get_session(), game, hand,
-                                              expected_version=form.version.data, who=who)
-            except RecordError as e:
-                # the save reports the first problem; the page shows every one at once
-                for problem in entry.hand_problems(game.record, index, hand) or [e]:
-                    key, message = error_key(problem, index)
-                    if message not in errors.get(key, []):
-                        errors.setdefault(key, []).append(message)
-                status = 422
-            except ConflictError as e:
-                # what changed since this entry was loaded, next to what was typed (kept);
-                # saving again puts it on this hand row (a correction once another phone
-                # recorded the row): never a second copy of the hand
-                conflict = e
-                page["changes"] = queries.changes_since(
-                    get_session(), game, min(form.version.data or 0, game.version), lang())
-                form.version.data = e.current_version
-                form.version.raw_data = [str(e.current_version)]
-                status = 409
-            else:
-                flash(_("Hand %(n)s corrected.", n=index + 1) if editing else _("Hand %(n)s saved.", n=nxt.number))
-                return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")
-        else:
-            status = 400
-            known = set(spec.counts) | set(spec.capture_counts) | {"kh", "last_two", "cards"}
-            for name, errs in form.errors.items():
-                key = name.rsplit("_", 1)[0] if name[-1].isdigit() else name
-                key = "cards" if name.startswith("card_") else key
-                key = "ruling" if key.startswith("ruling") else key
-                key = key if key in known | {"ruling"} else "__all__"
-                for err in errs:
-                    if err not in errors.get(key, []):
-                        errors.setdefault(key, []).append(str(err))
+        return _preview(form_cls(), spec, mode, game, index, ready)
+    page.update(spec=spec, mode=mode, ready=ready, conflict=None, errors={})
+    if request.method == "POST" and not changing:
+        return _save(game, index, ctx, form_cls(), page)
+    if carried or changing:
+        form = form_cls(formdata=MultiDict(carried))
+        form.version.data = form.version.data or game.version
     else:
-        if taken:
-            page["changes"] = queries.changes_since(
-                get_session(), game, queries.version_before_change(get_session(), game.id, index) or 0,
-                lang())
-        data = entry.entry_values(spec, ctx.existing, ctx.existing_result) if editing else {}
-        data = {k: (str(v) if k.startswith(("card_", "kh", "last_two_")) else v) for k, v in data.items()}
-        data["version"] = game.version
-        ruling = (ctx.existing or {}).get("ruling") if editing else None
-        if ruling:
-            data["ruling_kind"] = ruling.get("kind", "as-played")
-            if ruling.get("seat") is not None:
-                data["ruling_seat"] = str(ruling["seat"])
-            for s, p in enumerate(ruling.get("points") or []):
-                data[f"ruling_points_{s}"] = p
-            data["ruling_reason"] = ruling.get("reason") or ""
-        form = form_cls(formdata=None, data=data)
-    page.update(spec=spec, mode=mode, form=form, errors=errors, conflict=conflict,
-                contract_id=contract_id, trump=trump, leader=leader, auction_calls=auction_calls,
-                field_label=field_label)
-    return render_template("hands/entry.html", step="entry", **page), status
+        form = _stored_form(form_cls, spec, ctx, editing, game.version)
+    if taken:
+        page["changes"] = queries.changes_since(
+            get_session(), game, queries.version_before_change(get_session(), game.id, index) or 0,
+            lang())
+    page["form"] = form
+    return render_template("hands/entry.html", **page), 200
+
+
+def _stored_form(form_cls: Any, spec: Any, ctx: entry.Context, editing: bool, version: int) -> Any:
+    """The entry form showing the stored hand (a correction), or blank (a new hand)."""
+    data = entry.entry_values(spec, ctx.existing, ctx.existing_result) if editing else {}
+    data = {k: (str(v) if k.startswith(("card_", "kh", "last_two_")) else v) for k, v in data.items()}
+    data["version"] = version
+    ruling = (ctx.existing or {}).get("ruling") if editing else None
+    if ruling:
+        data["ruling_kind"] = ruling.get("kind", "as-played")
+        if ruling.get("seat") is not None:
+            data["ruling_seat"] = str(ruling["seat"])
+        for s, p in enumerate(ruling.get("points") or []):
+            data[f"ruling_points_{s}"] = p
+        data["ruling_reason"] = ruling.get("reason") or ""
+    return form_cls(formdata=None, data=data)
+
+
+def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, Any]) -> Any:
+    """Validates the entry form and saves the hand; else the page again, every problem shown."""
+    editing = page["editing"]
+    page["form"] = form
+    if not form.validate():
+        page["errors"] = _form_errors(form, page["spec"])
+        return render_template("hands/entry.html", **page), 400
+    who = remember_scorer(form.scorer.data)
+    at = datetime.now(UTC).replace(microsecond=0).isoformat()
+    hand = _hand(page["spec"], page["mode"], form, page["ready"], ruling=form.ruling(who, at))
+    try:
+        if editing:
+            hands_service.replace_hand(get_session(), game, index, hand,
+                                       expected_version=form.version.data, who=who)
+        else:
+            hands_service.record_hand(get_session(), game, hand,
+                                      expected_version=form.version.data, who=who)
+    except RecordError as e:
+        # the save reports the first problem; the page shows every one at once
+        page["errors"] = _problem_map(entry.hand_problems(game.record, index, hand) or [e], index)
+        return render_template("hands/entry.html", **page), 422
+    except ConflictError as e:
+        # what changed since this entry was loaded, next to what was typed (kept); saving
+        # again puts it on this hand row (a correction once another phone recorded the
+        # row): never a second copy of the hand
+        page["conflict"] = e
+        page["changes"] = queries.changes_since(
+            get_session(), game, min(form.version.data or 0, game.version), lang())
+        form.version.data = e.current_version
+        form.version.raw_data = [str(e.current_version)]
+        return render_template("hands/entry.html", **page), 409
+    flash(_("Hand %(n)s corrected.", n=index + 1) if editing
+          else _("Hand %(n)s saved.", n=ctx.next.number))
+    return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")
+
+
+def _hand(spec: Any, mode: str, form: Any, ready: setup_service.Setup,
+          ruling: dict[str, Any] | None) -> dict[str, Any]:
+    """The hand dict (RECORD.md) from the entry form and the setup."""
+    return entry.build_hand(spec, mode, form.entry_data(), contract=ready.contract,
+                            trump=ready.trump, leader=ready.record_leader,
+                            auction=ready.auction, ruling=ruling)
+
+
+def _form_errors(form: Any, spec: Any) -> dict[str, list[str]]:
+    """The form's shape errors by the page's field keys."""
+    errors: dict[str, list[str]] = {}
+    known = set(spec.counts) | set(spec.capture_counts) | {"kh", "last_two", "cards", "ruling"}
+    for name, errs in form.errors.items():
+        key = name.rsplit("_", 1)[0] if name[-1].isdigit() else name
+        key = "cards" if name.startswith("card_") else key
+        key = "ruling" if key.startswith("ruling") else key
+        key = key if key in known else "__all__"
+        for err in errs:
+            if err not in errors.get(key, []):
+                errors.setdefault(key, []).append(str(err))
+    return errors

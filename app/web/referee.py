@@ -7,7 +7,7 @@ instead of reloading it; without JS every step is a plain page load.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -20,6 +20,7 @@ from app.rules import RecordError
 from app.rules.errors import InputError as EngineInputError
 from app.services import entry, queries
 from app.services import referee as svc
+from app.services import setup as setup_service
 from app.services.errors import ConflictError, InputError
 from app.web.games import lang, load_game_or_404
 from app.web.messages import translate_error
@@ -52,7 +53,7 @@ def correct_tricks(game_id: int, n: int) -> Any:
     return _tricks(game, n - 1)
 
 
-def _state_url(game_id: int, index: int, editing: bool, setup: svc.Setup,
+def _state_url(game_id: int, index: int, editing: bool, setup: setup_service.Setup,
                deal: list[list[str]] | None, plays: list[str], **extra: str) -> str:
     params: dict[str, str] = {} if editing else {**setup.params, "row": str(index + 1)}
     params.update(svc.deal_params(deal))
@@ -67,57 +68,39 @@ def _state_url(game_id: int, index: int, editing: bool, setup: svc.Setup,
 
 def _tricks(game: Any, index: int, taken: bool = False) -> Any:
     """Trick entry for hand `index`: a correction of a stored hand, a new hand, or (taken)
-    a new hand whose row another phone recorded meanwhile (saving replaces theirs)."""
+    a new hand whose row another phone recorded meanwhile (saving replaces theirs).
+
+    Load, set the hand up (the setup service), then the deal step or the play step."""
     editing = index < len(game.hands) and not taken
     try:
         ctx = entry.context(game.record, index)
     except RecordError as e:
         flash(translate_error(e), "error")
         return redirect(url_for("games.sheet", game_id=game.id))
-    nxt = ctx.next
-    players = ctx.players
-    profile = ctx.profile
-    args = request.args
-    if nxt is None and not editing:
+    if ctx.next is None and not editing:
         flash(_("The game is over: there is no hand to enter."))
         return redirect(url_for("games.sheet", game_id=game.id))
-    if editing:
-        res = ctx.existing_result
-        if res is None or not res.contract.played:
-            flash(_("This hand has no tricks to enter."), "error")
-            return redirect(url_for("referee.hand", game_id=game.id, n=index + 1))
-        setup = svc.setup_of_hand(ctx)
-        if "plays" not in args and ctx.existing and "tricks" in ctx.existing:
-            stored = [c for trick in res.tricks for c in trick]
-            return redirect(_state_url(game.id, index, True, setup, res.deal, stored))
-    else:
-        found, problem = svc.resolve_setup(ctx, args.get("contract"), args.get("trump"),
-                                           args.get("leader"), args.get("auction"))
-        if found is None:
-            flash(problem or "", "error")
-            flash(_("Set up the hand here, then choose “Trick by trick”."))
-            params = {k: args[k] for k in SETUP_KEYS if args.get(k)}
-            return redirect(url_for("hands.new", game_id=game.id, **params))
-        setup = found
-
+    setup = _tricks_setup(game, index, ctx) if editing else _new_tricks_setup(game, ctx)
+    if not isinstance(setup, setup_service.Setup):
+        return setup                      # a redirect: set the hand up first
+    args = request.args
+    profile = ctx.profile
     page: dict[str, Any] = {
         "game_id": game.id, "index": index, "row": index + 1, "editing": editing,
-        "players": players, "profile": profile, "next": nxt, "setup": setup, "lang": lang(),
-        "contract": profile.contracts[setup.contract], "version": game.version,
+        "players": ctx.players, "profile": profile, "next": ctx.next, "setup": setup,
+        "lang": lang(), "contract": profile.contracts[setup.contract], "version": game.version,
         "errors": {}, "typed": "", "taken": taken, "changes": None,
+        "counts_url": (url_for("hands.edit", game_id=game.id, row=index + 1) if editing or taken
+                       else url_for("hands.new", game_id=game.id, **setup.params)),
     }
     if taken:
         since = queries.version_before_change(get_session(), game.id, index) or 0
         page["changes"] = queries.changes_since(get_session(), game, since, lang())
         page["conflict"] = True
-    page["counts_url"] = (url_for("hands.edit", game_id=game.id, row=index + 1) if editing or taken else
-                          url_for("hands.new", game_id=game.id, **setup.params))
-    status = 200
-
     # the deal: entered on its own step, then carried in the address
     try:
         deal = svc.deal_from_params(args)
-        deal_problem = svc.check_deal(profile, deal, players) if deal is not None else None
+        deal_problem = svc.check_deal(profile, deal, ctx.players) if deal is not None else None
     except EngineInputError as e:
         deal, deal_problem = None, svc.input_message(e)
     try:
@@ -126,91 +109,74 @@ def _tricks(game: Any, index: int, taken: bool = False) -> Any:
     except EngineInputError as e:
         plays, plays_problem = [], _("The cards in the address could not be read (%(msg)s); "
                                       "start the hand again.", msg=svc.input_message(e))
-
     if args.get("step") == "deal" or "dealt" in args or deal_problem:
         return _deal_step(game, index, editing, setup, page, plays, deal, deal_problem)
+    return _play_step(game, index, ctx, page, deal, plays, plays_problem)
 
-    url = lambda cards, **extra: _state_url(game.id, index, editing, setup, deal,  # noqa: E731
-                                            cards, **extra)
-    view = svc.tricks_view(profile, ctx.options, players, setup, deal, plays)
+
+def _tricks_setup(game: Any, index: int, ctx: entry.Context) -> Any:
+    """The stored hand's setup (a correction), or a redirect."""
+    res = ctx.existing_result
+    if res is None or not res.contract.played:
+        flash(_("This hand has no tricks to enter."), "error")
+        return redirect(url_for("referee.hand", game_id=game.id, n=index + 1))
+    setup = setup_service.of_hand(ctx)
+    if "plays" not in request.args and ctx.existing and "tricks" in ctx.existing:
+        stored = [c for trick in res.tricks for c in trick]
+        return redirect(_state_url(game.id, index, True, setup, res.deal, stored))
+    return setup
+
+
+def _new_tricks_setup(game: Any, ctx: entry.Context) -> Any:
+    """The setup in the address, asked of the setup service; else back to the setup steps."""
+    args = request.args
+    step = setup_service.resolve(ctx, args.get("contract"), args.get("trump"),
+                                 args.get("leader"), args.get("auction"))
+    found = step.setup
+    if found is not None and found.leader is not None:
+        return found
+    for problem in step.problems:
+        flash(translate_error(problem), "error")
+    if found is not None:
+        flash(_("A 433 is not played: there are no tricks to enter."), "error")
+    elif not step.problems:
+        flash(_("Finish setting up the hand first."), "error")
+    flash(_("Set up the hand here, then choose “Trick by trick”."))
+    params = {k: args[k] for k in SETUP_KEYS if args.get(k)}
+    return redirect(url_for("hands.new", game_id=game.id, **params))
+
+
+def _play_step(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
+               deal: list[list[str]] | None, plays: list[str], plays_problem: str | None) -> Any:
+    """The trick grid: a typed card, the finished hand's score and its save."""
+    editing, setup = page["editing"], page["setup"]
+    view = svc.tricks_view(ctx.profile, ctx.options, ctx.players, setup, deal, plays)
+    status = 200
     if plays_problem or view["problem"]:
         page["errors"]["plays"] = [plays_problem or _("Only the first %(k)s cards in the address "
                                                       "could be played: %(msg)s", k=view["n_valid"],
                                                       msg=view["problem"])]
         status = 422
-
-    if "add" in args and request.method == "GET":
-        typed = args.get("add", "")[:20]
-        try:
-            card = svc.parse_card(typed)
-        except EngineInputError as e:
-            page["errors"]["add"] = [svc.input_message(e)]
-            page["typed"] = typed
-            status = 422
-        else:
-            probe = svc.tricks_view(profile, ctx.options, players, setup, deal,
-                                    view["plays"] + [card])
-            if probe["problem"]:
-                page["errors"]["add"] = [probe["problem"]]
-                page["typed"] = typed
-                status = 422
-            else:
-                return redirect(url(probe["plays"]), code=303)
-
+    if "add" in request.args and request.method == "GET":
+        added = _add_typed_card(game, index, ctx, page, deal, view)
+        if added is not None:
+            return added
+        status = 422
     final = None
     form = SaveTricksForm(formdata=None, data={"version": game.version})
     if view["over"]:
-        ruling = (ctx.existing or {}).get("ruling") if editing else None
-        hand = svc.hand_dict(setup, view["plays"], deal, ruling)
-        try:
-            result = svc.score_hand(game.record, index, hand)
-        except RecordError as e:
-            page["errors"].setdefault("__all__", []).append(translate_error(e))
-            status = 422
-        else:
-            final = {"points": list(result.points), "played_points": list(result.played_points),
-                     "violations": [svc.violation_row(v, players) for v in result.violations],
-                     "ruling": result.ruling.kind}
-        if request.method == "POST":
-            form = SaveTricksForm()
-            if not form.validate():
-                page["errors"].setdefault("__all__", []).extend(
-                    str(e) for errs in form.errors.values() for e in errs)
-                status = 400
-            elif final is not None:
-                who = remember_scorer(form.scorer.data)
-                try:
-                    svc.save_tricks(get_session(), game, index, hand,
-                                    expected_version=form.version.data, who=who)
-                except RecordError as e:
-                    page["errors"].setdefault("__all__", []).append(translate_error(e))
-                    status = 422
-                except ConflictError:
-                    # the cards stay, what changed since this entry's version is shown, and
-                    # saving again puts them on this hand row (never a second copy)
-                    page["conflict"] = True
-                    page["changes"] = queries.changes_since(
-                        get_session(), game, min(form.version.data or 0, game.version), lang())
-                    form.version.data = game.version
-                    status = 409
-                except InputError as e:
-                    page["errors"].setdefault("__all__", []).append(e.message)
-                    status = 400
-                else:
-                    n = index + 1
-                    flash(_("Hand row %(n)s corrected.", n=n) if editing or taken else
-                          _("Hand %(n)s saved.", n=nxt.number if nxt else n))
-                    if final["violations"]:
-                        flash(_("%(k)s rule violations flagged: see the hand record.",
-                                k=len(final["violations"])), "error")
-                    return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{n}")
+        final, form, saved, over_status = _finish(game, index, ctx, page, deal, view)
+        if saved is not None:
+            return saved
+        status = over_status or status
     elif request.method == "POST":
         SaveTricksForm().validate()
         page["errors"].setdefault("__all__", []).append(
             _("The hand is not over yet: enter its remaining cards first."))
         status = 422
-
     plays_now = view["plays"]
+    url = lambda cards, **extra: _state_url(game.id, index, editing, setup, deal,  # noqa: E731
+                                            cards, **extra)
     links = {
         "undo_card": url(plays_now[:-1]) if plays_now else None,
         "undo_trick": url(plays_now[:len(plays_now) - (len(plays_now) % 4 or 4)])
@@ -230,7 +196,85 @@ def _tricks(game: Any, index: int, taken: bool = False) -> Any:
                            **page), status
 
 
-def _hidden(editing: bool, setup: svc.Setup, deal: list[list[str]] | None,
+def _add_typed_card(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
+                    deal: list[list[str]] | None, view: dict[str, Any]) -> Any:
+    """A card typed in the box: a redirect to the state with it played, or None (the
+    problem is on the page)."""
+    typed = request.args.get("add", "")[:20]
+    try:
+        card = svc.parse_card(typed)
+    except EngineInputError as e:
+        page["errors"]["add"] = [svc.input_message(e)]
+        page["typed"] = typed
+        return None
+    probe = svc.tricks_view(ctx.profile, ctx.options, ctx.players, page["setup"], deal,
+                            view["plays"] + [card])
+    if probe["problem"]:
+        page["errors"]["add"] = [probe["problem"]]
+        page["typed"] = typed
+        return None
+    return redirect(_state_url(game.id, index, page["editing"], page["setup"], deal,
+                               probe["plays"]), code=303)
+
+
+def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
+            deal: list[list[str]] | None,
+            view: dict[str, Any]) -> tuple[dict[str, Any] | None, SaveTricksForm, Any, int | None]:
+    """A finished hand: its score and, on POST, its save.
+
+    Returns (final score, form, a redirect once saved or None, the page status or None)."""
+    editing, setup, players = page["editing"], page["setup"], ctx.players
+    errors = page["errors"]
+    form = SaveTricksForm(formdata=None, data={"version": game.version})
+    ruling = (ctx.existing or {}).get("ruling") if editing else None
+    hand = svc.hand_dict(setup, view["plays"], deal, ruling)
+    final = None
+    try:
+        result = svc.score_hand(game.record, index, hand)
+    except RecordError as e:
+        errors.setdefault("__all__", []).append(translate_error(e))
+        status: int | None = 422
+    else:
+        final = {"points": list(result.points), "played_points": list(result.played_points),
+                 "violations": [svc.violation_row(v, players) for v in result.violations],
+                 "ruling": result.ruling.kind}
+        status = None
+    if request.method != "POST":
+        return final, form, None, status
+    form = SaveTricksForm()
+    if not form.validate():
+        errors.setdefault("__all__", []).extend(str(e) for errs in form.errors.values() for e in errs)
+        return final, form, None, 400
+    if final is None:
+        return final, form, None, status
+    who = remember_scorer(form.scorer.data)
+    try:
+        svc.save_tricks(get_session(), game, index, hand, expected_version=form.version.data, who=who)
+    except RecordError as e:
+        errors.setdefault("__all__", []).append(translate_error(e))
+        return final, form, None, 422
+    except ConflictError:
+        # the cards stay, what changed since this entry's version is shown, and saving
+        # again puts them on this hand row (never a second copy)
+        page["conflict"] = True
+        page["changes"] = queries.changes_since(
+            get_session(), game, min(form.version.data or 0, game.version), lang())
+        form.version.data = game.version
+        return final, form, None, 409
+    except InputError as e:
+        errors.setdefault("__all__", []).append(e.message)
+        return final, form, None, 400
+    n = index + 1
+    nxt = ctx.next
+    flash(_("Hand row %(n)s corrected.", n=n) if editing or page["taken"] else
+          _("Hand %(n)s saved.", n=nxt.number if nxt else n))
+    if final["violations"]:
+        flash(_("%(k)s rule violations flagged: see the hand record.", k=len(final["violations"])),
+              "error")
+    return final, form, redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{n}"), None
+
+
+def _hidden(editing: bool, setup: setup_service.Setup, deal: list[list[str]] | None,
             plays: list[str], index: int) -> dict[str, str]:
     out: dict[str, str] = {} if editing else {**setup.params, "row": str(index + 1)}
     out.update(svc.deal_params(deal))
@@ -238,7 +282,7 @@ def _hidden(editing: bool, setup: svc.Setup, deal: list[list[str]] | None,
     return out
 
 
-def _deal_step(game: Any, index: int, editing: bool, setup: svc.Setup, page: dict[str, Any],
+def _deal_step(game: Any, index: int, editing: bool, setup: setup_service.Setup, page: dict[str, Any],
                plays: list[str], deal: list[list[str]] | None, problem: str | None) -> Any:
     """Deal entry: tap each seat's cards; the last seat takes the remaining ones."""
     profile = page["profile"]
@@ -304,7 +348,7 @@ def ruling(game_id: int, n: int) -> Any:
     if not form.validate():
         return _hand_page(game, index, form, form.field_errors(), 400)
     who = remember_scorer(form.scorer.data)
-    at = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    at = datetime.now(UTC).replace(microsecond=0).isoformat()
     kind = form.kind.data
     errors: dict[str, list[str]] = {}
     try:

@@ -2,6 +2,32 @@
 // and the card picker (choose a player, tap the cards they took).
 (function () {
   "use strict";
+  // --- fiesta setup: offer only the leaders the engine accepts for the chosen contract ----
+  var fiesta = document.getElementById("fiesta-form");
+  var leaders = document.getElementById("leader-choice");
+  if (fiesta && leaders) {
+    var seats = Array.prototype.slice.call(leaders.querySelectorAll("label[data-contracts]"));
+    var offer = function () {
+      var picked = fiesta.querySelector("input[name=contract]:checked");
+      if (!picked) return;
+      var shown = seats.filter(function (label) {
+        var ok = label.dataset.contracts.split(" ").indexOf(picked.value) >= 0;
+        label.hidden = !ok;
+        label.style.display = ok ? "" : "none";   // chip styles would show a [hidden] label
+        label.querySelector("input").disabled = !ok;
+        return ok;
+      });
+      leaders.hidden = shown.length === 0;
+      leaders.style.display = shown.length ? "" : "none";
+      var checked = shown.filter(function (l) { return l.querySelector("input").checked; });
+      if (shown.length && !checked.length) shown[0].querySelector("input").checked = true;
+    };
+    fiesta.querySelectorAll("input[name=contract]").forEach(function (input) {
+      input.addEventListener("change", offer);
+    });
+    offer();
+    fiesta.dataset.ready = "1";
+  }
   var form = document.getElementById("hand-form");
   if (!form) return;
 

@@ -14,7 +14,6 @@ from app.rules.hand import HandState
 from app.rules.play import RULE_IDS
 from app.rules.profiles import PROFILES
 from app.rules.simulate import random_deal
-from app.services import entry
 from app.services import referee as svc
 from tests.conftest import PLAYERS, base_record, make_app
 
@@ -98,8 +97,8 @@ def test_revoke_without_the_deal_is_proven_by_a_later_play(en: None) -> None:
     assert rows[0]["raw_evidence"] == ["9S@2"]
     assert rows[0]["evidence"] == ["9♠ played at trick 2"]
     assert rows[0]["rule_name"] == "Follow suit"
-    assert "Carla did not follow suit at trick 1: played 7♣, holding 9♠ played at trick 2." \
-        == rows[0]["sentence"]
+    assert rows[0]["sentence"] \
+        == "Carla did not follow suit at trick 1: played 7♣, holding 9♠ played at trick 2."
 
 
 def test_every_rule_has_a_name_a_demand_and_a_sentence_in_both_languages(flask_app: Any) -> None:
@@ -241,29 +240,3 @@ def test_build_ruling(en: None) -> None:
                          at="t")
     with pytest.raises(RecordError):
         svc.build_ruling("nonsense", seat=None, points=None, reason="", who="E", at="t")
-
-
-def test_resolve_setup_follows_the_auction(en: None) -> None:
-    negatives = [{"contract": c, "counts": counts} for c, counts in [
-        ("no-tricks", {"tricks": [1, 5, 3, 4]}), ("no-hearts", {"hearts": [1, 5, 3, 4]}),
-        ("no-queens", {"queens": [1, 1, 1, 1]}),
-        ("no-men", {"kings": [1, 1, 1, 1], "jacks": [2, 0, 1, 1]}),
-        ("no-kh", {"kh": 2}), ("no-last-two", {"last_two": [1, 1]})]]
-    record = base_record("fiestas", hands=negatives)
-    ctx = entry.context(record, 6)
-    assert ctx.next.fiesta and ctx.next.owner == 2
-    setup, problem = svc.resolve_setup(ctx, None, None, None, "3:+2,0:pass")
-    assert setup is None and problem == "Finish the auction first."
-    calls = "3:+2,0:pass,1:pass,owner:accept"
-    setup, problem = svc.resolve_setup(ctx, "trump", None, None, calls)
-    assert setup is None and problem == "Choose the trump suit."
-    setup, problem = svc.resolve_setup(ctx, "trump", "H", None, calls)
-    assert problem is None and setup is not None
-    assert (setup.contract, setup.trump, setup.leader, setup.record_leader) == ("trump", "H", 3, 3)
-    assert setup.auction == calls.split(",")
-    setup, problem = svc.resolve_setup(ctx, "433", None, None, "none")
-    assert setup is None and "433" in (problem or "")
-    # ru32: the schedule fixes everything
-    ctx = entry.context(base_record("ru32"), 0)
-    setup, problem = svc.resolve_setup(ctx, "whatever", "X", "9", None)
-    assert setup is not None and (setup.contract, setup.leader) == ("no-tricks", 1)

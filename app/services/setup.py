@@ -1,0 +1,230 @@
+"""A hand's setup -- the auction, the contract, the trump, the leader -- asked of the engine.
+
+One service for every page that sets a hand up (the counts/cards entry and the trick-by-trick
+page): it takes the hand's context and the values the scorer submitted and returns either the
+complete :class:`Setup` or the step still to do with the engine's problems. What may be
+called, played and who may lead is the engine's answer, never a copy of its rules:
+
+- the auction's calls and outcome come from :mod:`app.rules.auction`;
+- the rifki choices and their limits from :func:`app.rules.schedule.contract_choices`;
+- who may lead each contract is asked of the record checker itself, by checking the setup
+  with each candidate leader (:func:`leaders_by_contract`), so the page offers exactly the
+  leaders the save will accept.
+
+Problems are :class:`app.rules.RecordError` values (field, code, template, params): the web
+translates them like any engine error.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules import RecordError, RuleError
+from app.rules.errors import contract_term
+from app.rules.schedule import Choice
+from app.services import entry
+
+SUITS = ("S", "H", "D", "C")
+SEATS = ("0", "1", "2", "3")
+
+#: The steps of setting a hand up, in order; ``ready`` means the setup is complete.
+STEPS = ("auction", "fiesta", "choose", "ready")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A complete setup for a hand, as the entry pages carry it."""
+
+    contract: str
+    trump: str | None
+    leader: int | None                # who leads trick 1 (None: a 433 is not played)
+    record_leader: int | None         # the `leader` key written to the record (fiestas)
+    auction: list[str] | None         # fiesta calls (None: no auction held / not a fiesta)
+    auction_raw: str = ""
+    params: dict[str, str] = field(default_factory=dict)   # for URLs
+
+
+@dataclass(frozen=True)
+class SetupStep:
+    """Where setting the hand up stands: the step to show, or ``ready`` with the setup.
+
+    ``problems`` are the engine's (or this service's) objections to what was submitted;
+    an empty tuple on a step that is not ready means the step only waits for a choice.
+    """
+
+    step: str
+    setup: Setup | None = None
+    problems: tuple[RecordError, ...] = ()
+    owner: int | None = None                        # fiestas: whose fiesta it is
+    auction: entry.AuctionState | None = None       # fiestas: the auction so far
+    outcome: Any = None                             # fiestas: what the auction decided
+    #: fiestas: the contracts the auction allows, each with the leaders the engine accepts
+    leaders: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    chooser: int | None = None                      # rifki: who chooses
+    choices: tuple[Choice, ...] = ()                # rifki: every contract, allowed or why not
+    quota: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def ready(self) -> bool:
+        return self.setup is not None
+
+    @property
+    def leader_seats(self) -> tuple[int, ...]:
+        """Every seat that may lead one of the allowed contracts (for the step's choices)."""
+        return tuple(sorted({s for seats in self.leaders.values() for s in seats}))
+
+
+def resolve(ctx: entry.Context, contract: str | None, trump: str | None, leader: str | None,
+            auction_raw: str | None) -> SetupStep:
+    """The setup of hand ``ctx.index`` from the submitted values (strings, maybe junk)."""
+    trump = trump if trump in SUITS else None
+    seat = int(leader) if leader in SEATS else None
+    contract = contract or None
+    if ctx.next.fiesta:
+        return _fiesta(ctx, contract, trump, seat, auction_raw or "")
+    if ctx.profile.seat_key == "first_chooser":
+        return _rifki(ctx, contract, trump)
+    nxt = ctx.next
+    assert nxt.contract is not None
+    return SetupStep("ready", Setup(nxt.contract, None, nxt.leader, None, None, "",
+                                    _params(nxt.contract, None, None, "")))
+
+
+def _fiesta(ctx: entry.Context, contract: str | None, trump: str | None, seat: int | None,
+            raw: str) -> SetupStep:
+    owner = ctx.next.owner
+    assert owner is not None
+    calls = None if raw == "none" else entry.parse_calls(raw)
+    state = entry.auction_state(ctx.profile.id, owner, calls)
+    if state.error is not None or not state.finished:
+        problems = (state.error,) if state.error is not None else ()
+        return SetupStep("auction", problems=problems, owner=owner, auction=state)
+    outcome = entry.outcome_of(state)
+    auction = None if calls is None else list(state.calls)
+    leaders = leaders_by_contract(ctx, outcome.contracts, outcome.leaders, auction)
+    step = SetupStep("fiesta", owner=owner, auction=state, outcome=outcome, leaders=leaders)
+    if contract is None:
+        return step
+    if contract not in outcome.contracts:
+        return _with(step, RuleError.of("contract", "fiesta-contract",
+                                    "%(c)s may not be played after this auction.",
+                                    c=_contract_word(ctx, contract)))
+    if ctx.profile.contracts[contract].trump_game and trump is None:
+        return _with(step, RuleError.of("trump", "choose-trump", "Choose the trump suit."))
+    accepted = leaders[contract]
+    if not accepted:                    # a 433: nobody leads, whatever the form said
+        lead = None
+    elif seat is None:
+        lead = accepted[0]
+    elif seat in accepted:
+        lead = seat
+    else:
+        return _with(step, *_leader_problem(ctx, contract, seat, auction))
+    t = trump if ctx.profile.contracts[contract].trump_game else None
+    setup = Setup(contract, t, lead, lead, auction, raw, _params(contract, t, lead, raw))
+    return SetupStep("ready", setup, owner=owner, auction=state, outcome=outcome, leaders=leaders)
+
+
+def _rifki(ctx: entry.Context, contract: str | None, trump: str | None) -> SetupStep:
+    chooser = ctx.next.chooser
+    assert chooser is not None
+    choices = tuple(entry.rifki_choices(ctx))
+    step = SetupStep("choose", chooser=chooser, choices=choices,
+                     quota=entry.chooser_quota(ctx, chooser))
+    if contract is None:
+        return step
+    choice = next((c for c in choices if c.contract == contract), None)
+    if choice is None:
+        return _with(step, RuleError.of("contract", "unknown-contract",
+                                    "%(c)s is not a contract of this game.",
+                                    c=_contract_word(ctx, contract)))
+    if not choice.allowed:
+        assert choice.error is not None
+        return _with(step, choice.error)
+    played = ctx.profile.contracts[contract]
+    if played.trump_game and trump is None:
+        return _with(step, RuleError.of("trump", "choose-trump", "Choose the trump suit."))
+    t = trump if played.trump_game else None
+    setup = Setup(contract, t, ctx.next.leader, None, None, "", _params(contract, t, None, ""))
+    return SetupStep("ready", setup, chooser=chooser, choices=choices, quota=step.quota)
+
+
+def _contract_word(ctx: entry.Context, cid: str) -> str:
+    """A contract id as a word of a message (translated by the web), or as typed."""
+    known = ctx.profile.contracts.get(cid)
+    return contract_term(cid, known.name("en")) if known is not None else cid
+
+
+def _with(step: SetupStep, *problems: RecordError) -> SetupStep:
+    return SetupStep(step.step, None, problems, step.owner, step.auction, step.outcome,
+                     step.leaders, step.chooser, step.choices, step.quota)
+
+
+def _probe(contract: str, trump_game: bool, seat: int | None,
+           auction: list[str] | None) -> dict[str, Any]:
+    """The setup part of a hand (no entry yet), as the record would hold it."""
+    hand: dict[str, Any] = {"contract": contract}
+    if trump_game:
+        hand["trump"] = "S"
+    if seat is not None:
+        hand["leader"] = seat
+    if auction is not None:
+        hand["auction"] = list(auction)
+    return hand
+
+
+def _setup_problems(ctx: entry.Context, hand: dict[str, Any]) -> list[RecordError]:
+    """The engine's problems with the setup keys of ``hand`` (its missing entry ignored)."""
+    prefix = f"hands[{ctx.index}]."
+    keys = ("contract", "trump", "leader", "auction")
+    return [p for p in entry.hand_problems(ctx.record, ctx.index, hand)
+            if p.field.startswith(prefix) and p.field[len(prefix):].split(".")[0].split("[")[0]
+            in keys]
+
+
+def leaders_by_contract(ctx: entry.Context, contracts: tuple[str, ...],
+                        candidates: tuple[int, ...],
+                        auction: list[str] | None) -> dict[str, tuple[int, ...]]:
+    """Each contract with the candidate leaders the record checker accepts for it, in the
+    candidates' order (the first is the default); empty for a contract nobody leads."""
+    out: dict[str, tuple[int, ...]] = {}
+    for cid in contracts:
+        played = ctx.profile.contracts[cid]
+        if not played.played:
+            out[cid] = ()
+            continue
+        out[cid] = tuple(s for s in candidates
+                         if not _setup_problems(ctx, _probe(cid, played.trump_game, s, auction)))
+    return out
+
+
+def _leader_problem(ctx: entry.Context, contract: str, seat: int,
+                    auction: list[str] | None) -> tuple[RecordError, ...]:
+    """The engine's own words for a refused leader."""
+    played = ctx.profile.contracts[contract]
+    found = [p.moved("leader") for p in
+             _setup_problems(ctx, _probe(contract, played.trump_game, seat, auction))]
+    return tuple(found) or (RuleError.of("leader", "leader", "%(name)s may not lead this hand.",
+                                         name=ctx.players[seat]),)
+
+
+def of_hand(ctx: entry.Context) -> Setup:
+    """The setup of the stored hand at ``ctx.index`` (to correct it)."""
+    hand = ctx.existing or {}
+    res = ctx.existing_result
+    auction = hand.get("auction")
+    raw = ",".join(auction) if auction is not None else ("none" if ctx.next.fiesta else "")
+    leader = res.leader if res.leader is not None else ctx.next.leader
+    return Setup(res.contract.id, res.trump, leader, hand.get("leader"), auction, raw, {})
+
+
+def _params(contract: str, trump: str | None, leader: int | None, auction: str) -> dict[str, str]:
+    out = {"contract": contract}
+    if trump:
+        out["trump"] = trump
+    if leader is not None:
+        out["leader"] = str(leader)
+    if auction:
+        out["auction"] = auction
+    return out
