@@ -85,6 +85,8 @@ def over_http(record: dict[str, Any], repeat: int) -> tuple[float, float]:
     servers = [start("app:create_app()", port, env), start("bench.bare_app:app", bare_port, env)]
     try:
         sheet_client, bare_client = Client(port), Client(bare_port)
+        for client in (sheet_client, bare_client):  # a first render on a busy machine is slow
+            client.conn.timeout = 600
 
         def get(client: Any, path: str) -> None:
             status, _body, _t = client.request("GET", path)
