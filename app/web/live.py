@@ -10,6 +10,7 @@ shown next to what the scorer typed, which is kept).
 """
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
@@ -17,6 +18,7 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request
 from app.db import get_session
 from app.services import queries
 from app.web.games import lang, load_game_or_404
+from app.web.prefs import safe_next
 
 bp = Blueprint("live", __name__)
 
@@ -57,4 +59,25 @@ def changes(game_id: int) -> Any:
     response = Response(render_template("live/_changes.html", ch=found, row=row,
                                         players=list(game.record["players"])))
     response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+QR_SCALE = 5
+
+
+@bp.get("/qr.svg")
+def qr() -> Any:
+    """A QR code (SVG) of a link of this site, given as its local path (``?path=/games/3``):
+    another phone scans it to open the sheet (or the share link) there. Only local paths:
+    the code never points elsewhere."""
+    import segno
+
+    path = request.args.get("path", "")
+    if len(path) > 300 or safe_next(path, default="") != path:
+        abort(400)
+    code = segno.make(request.host_url.rstrip("/") + path, error="m")
+    out = io.BytesIO()
+    code.save(out, kind="svg", scale=QR_SCALE, border=2, title=path, xmldecl=False)
+    response = Response(out.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, max-age=3600"
     return response

@@ -184,3 +184,15 @@ def test_an_overtaken_trick_entry_stays_on_its_row(client, make_game):
     assert r.status_code == 409 and len(hands_of(client, gid)) == 1
     assert client.post(state, data={"version": "2", "scorer": "Beto"}).status_code == 302
     assert len(hands_of(client, gid)) == 1                     # replaced, not added
+
+
+def test_qr_code_of_the_sheet_link(client, make_game):
+    gid = make_game("ru32")
+    html = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert f'src="/qr.svg?path=/games/{gid}"' in html
+    r = client.get(f"/qr.svg?path=/games/{gid}")
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+    assert r.data.startswith(b"<svg") and b"<path" in r.data
+    assert b'xmlns="http://www.w3.org/2000/svg"' in r.data      # an image on its own
+    for bad in ("https://evil.example/", "//evil.example/x", "javascript:alert(1)", "x" * 400):
+        assert client.get("/qr.svg", query_string={"path": bad}).status_code == 400
