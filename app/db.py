@@ -1,7 +1,7 @@
 """SQLAlchemy wiring: one engine per app, one session per request, migrations on start."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -99,4 +99,4 @@ def _close_session(_exc: BaseException | None) -> None:
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(microsecond=0)
+    return datetime.now(UTC).replace(microsecond=0)

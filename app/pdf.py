@@ -17,8 +17,8 @@ from __future__ import annotations
 import mimetypes
 import re
 import threading
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 

@@ -54,7 +54,7 @@ print(n)
 
 def run(cmd: list[str]) -> float:
     start = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.run(cmd, capture_output=True)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"{cmd[0]} failed: {proc.stderr.decode()[:500]}")

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Runs the whole suite; pytest's exit code 5 (no tests collected) counts as a failure.
+# Runs the whole suite: the linter (ruff, [tool.ruff] in pyproject.toml) and the type checker
+# (mypy --strict over app/, [tool.mypy]) first, then pytest with the given arguments.
+# pytest's exit code 5 (no tests collected) counts as a failure.
 set -u
 BIN=${1:-.venv/bin}
+cd "$(dirname "$0")/.." || exit 1
+"$BIN/ruff" check app tests bench || { echo "ruff found problems: failing" >&2; exit 1; }
+"$BIN/mypy" || { echo "mypy --strict found problems in app/: failing" >&2; exit 1; }
 "$BIN/python" -m pytest "${@:2}"
 rc=$?
 if [ "$rc" = 5 ]; then

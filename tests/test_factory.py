@@ -1,6 +1,7 @@
 """The application factory and its wiring."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,10 +50,21 @@ def test_package_import_does_not_load_flask():
 
 
 def test_translations_compile_from_po(tmp_path):
-    from app.i18n import TRANSLATIONS_DIR
+    """A fresh clone has only the .po files: compiling them (as create_app does) makes every
+    .mo, on its own -- not because another test happened to create the app first."""
+    from babel.messages.mofile import read_mo
 
-    assert (TRANSLATIONS_DIR / "es" / "LC_MESSAGES" / "messages.po").exists()
-    assert (TRANSLATIONS_DIR / "es" / "LC_MESSAGES" / "messages.mo").exists()
+    from app.i18n import TRANSLATIONS_DIR, compile_catalogs
+
+    copy = tmp_path / "translations"
+    shutil.copytree(TRANSLATIONS_DIR, copy, ignore=shutil.ignore_patterns("*.mo", "*.mo.tmp"))
+    pos = sorted(copy.glob("*/LC_MESSAGES/messages.po"))
+    assert pos and not list(copy.glob("*/LC_MESSAGES/*.mo"))
+    compile_catalogs(copy)
+    for po in pos:
+        with po.with_suffix(".mo").open("rb") as f:
+            catalog = read_mo(f)
+        assert catalog.get("Hand %(n)s") is not None, po
 
 
 def test_make_app_twice_is_idempotent(database_url):

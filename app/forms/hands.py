@@ -33,7 +33,8 @@ class SetupForm(Form):
                         validators=[Optional()], default="")
     leader = SelectField(choices=choices(SEAT_PAIRS), validators=[Optional()], default="")
     auction = StringField(validators=[Optional(), Length(max=600)])
-    mode = SelectField(choices=choices([("counts", "counts"), ("captures", "captures"), ("tricks", "tricks")]),
+    mode = SelectField(choices=choices([("counts", "counts"), ("captures", "captures"),
+                                        ("tricks", "tricks")]),
                        default="counts")
 
     def validate(self, extra_validators: Any = None) -> bool:
@@ -42,7 +43,7 @@ class SetupForm(Form):
         for f in self:
             if f.errors:
                 f.data = f.default or ""
-        return ok
+        return bool(ok)
 
     @property
     def leader_seat(self) -> int | None:
@@ -52,7 +53,8 @@ class SetupForm(Form):
 class _HandFormBase(FlaskForm):
     version = IntegerField(validators=[InputRequired()])
     scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
-    ruling_kind = SelectField(_l("Ruling"), choices=choices((k, k) for k in RULING_KINDS), default="as-played")
+    ruling_kind = SelectField(_l("Ruling"), choices=choices((k, k) for k in RULING_KINDS),
+                              default="as-played")
     ruling_seat = SelectField(_l("Offending player"), choices=choices(SEAT_PAIRS), default="",
                               validators=[Optional()])
     ruling_points_0 = IntegerField(validators=[Optional()])
@@ -100,13 +102,12 @@ def hand_form_class(spec: EntrySpec, mode: str) -> type[_HandFormBase]:
                 validators=[InputRequired(message=required), NumberRange(0, spec.full[el])])
     if mode == "captures" and spec.has_cards:
         for card in spec.cards:
-            attrs[f"card_{card}"] = SelectField(choices=choices(SEAT_PAIRS), default="", validators=[Optional()])
+            attrs[f"card_{card}"] = SelectField(choices=choices(SEAT_PAIRS), default="",
+                                                validators=[Optional()])
     elif spec.kh:
         attrs["kh"] = SelectField(choices=choices(SEAT_PAIRS), default="", validators=[Optional()])
     if spec.last_two:
         attrs["last_two_0"] = SelectField(choices=choices(SEAT_PAIRS), default="", validators=[Optional()])
         attrs["last_two_1"] = SelectField(choices=choices(SEAT_PAIRS), default="", validators=[Optional()])
-    cls = type("HandForm", (_HandFormBase,), attrs)
-    cls.spec = spec
-    cls.mode = mode
-    return cls
+    attrs.update(spec=spec, mode=mode)
+    return type("HandForm", (_HandFormBase,), attrs)

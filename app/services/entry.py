@@ -61,7 +61,8 @@ def hand_problems(record: dict[str, Any], index: int, hand: dict[str, Any]) -> l
     return entry_problems(data, index)
 
 
-def hand_preview(record: dict[str, Any], index: int, hand: dict[str, Any]) -> tuple[list[int] | None, list[RecordError]]:
+def hand_preview(record: dict[str, Any], index: int,
+                 hand: dict[str, Any]) -> tuple[list[int] | None, list[RecordError]]:
     """What the entry page shows while the scorer types: the hand's points when the entry
     is complete and fine, else every problem of it (nothing is saved)."""
     problems = hand_problems(record, index, hand)
@@ -177,41 +178,41 @@ def build_hand(spec: EntrySpec, mode: str, data: dict[str, Any], *, contract: st
                trump: str | None, leader: int | None, auction: list[str] | None,
                ruling: dict[str, Any] | None) -> dict[str, Any]:
     """The hand dict (RECORD.md) from the entry values (`data`: field name -> value)."""
-    hand: dict[str, Any] = {}
-    if contract:
-        hand["contract"] = contract
-    if trump:
-        hand["trump"] = trump
-    if leader is not None:
-        hand["leader"] = leader
-    if auction is not None:
-        hand["auction"] = list(auction)
+    setup = {"contract": contract or None, "trump": trump or None, "leader": leader,
+             "auction": None if auction is None else list(auction)}
+    hand: dict[str, Any] = {k: v for k, v in setup.items() if v is not None}
     if spec.contract.played:
-        last_two = [data.get("last_two_0"), data.get("last_two_1")] if spec.last_two else None
         if mode == "captures" and spec.has_cards:
-            cards: list[list[str]] = [[], [], [], []]
-            for card in spec.cards:
-                seat = data.get(f"card_{card}")
-                if seat is not None:
-                    cards[seat].append(card)
-            captures: dict[str, Any] = {"cards": cards}
-            for el in spec.capture_counts:
-                captures[el] = [data.get(f"{el}_{s}") for s in range(4)]
-            if last_two is not None:
-                captures["last_two"] = last_two
-            hand["captures"] = captures
+            hand["captures"] = _captures(spec, data)
         else:
-            counts: dict[str, Any] = {}
-            for el in spec.counts:
-                counts[el] = [data.get(f"{el}_{s}") for s in range(4)]
-            if spec.kh:
-                counts["kh"] = data.get("kh")
-            if last_two is not None:
-                counts["last_two"] = last_two
-            hand["counts"] = counts
+            hand["counts"] = _counts(spec, data)
     if ruling:
         hand["ruling"] = ruling
     return hand
+
+
+def _rows(elements: list[str], data: dict[str, Any]) -> dict[str, Any]:
+    return {el: [data.get(f"{el}_{s}") for s in range(4)] for el in elements}
+
+
+def _last_two(spec: EntrySpec, data: dict[str, Any]) -> dict[str, Any]:
+    return {"last_two": [data.get("last_two_0"), data.get("last_two_1")]} if spec.last_two else {}
+
+
+def _captures(spec: EntrySpec, data: dict[str, Any]) -> dict[str, Any]:
+    cards: list[list[str]] = [[], [], [], []]
+    for card in spec.cards:
+        seat = data.get(f"card_{card}")
+        if seat is not None:
+            cards[seat].append(card)
+    return {"cards": cards, **_rows(spec.capture_counts, data), **_last_two(spec, data)}
+
+
+def _counts(spec: EntrySpec, data: dict[str, Any]) -> dict[str, Any]:
+    counts = _rows(spec.counts, data)
+    if spec.kh:
+        counts["kh"] = data.get("kh")
+    return {**counts, **_last_two(spec, data)}
 
 
 def entry_values(spec: EntrySpec, hand: dict[str, Any] | None, result: Any) -> dict[str, Any]:
@@ -231,20 +232,23 @@ def entry_values(spec: EntrySpec, hand: dict[str, Any] | None, result: Any) -> d
         kh = next((s for s, n in enumerate(counts["kh"]) if n), None)
     if kh is not None:
         values["kh"] = kh
-    last_two = source.get("last_two")
-    if last_two is None and result is not None and result.trick_winners and len(result.trick_winners) >= 2 \
-            and not result.ended_early:
-        last_two = result.trick_winners[-2:]
+    last_two = source.get("last_two") or _last_two_played(result)
     if last_two:
         values["last_two_0"], values["last_two_1"] = last_two[0], last_two[1]
     captured = (hand.get("captures") or {}).get("cards")
     if captured is None and result is not None and result.captured:
         captured = result.captured
-    if captured:
-        for seat, cards in enumerate(captured):
-            for card in cards:
-                values[f"card_{str(card).upper()}"] = seat
+    for seat, cards in enumerate(captured or []):
+        for card in cards:
+            values[f"card_{str(card).upper()}"] = seat
     return values
+
+
+def _last_two_played(result: Any) -> list[int] | None:
+    """Who won the last two tricks of a hand played to its end, else None."""
+    if result is None or result.ended_early or len(result.trick_winners or ()) < 2:
+        return None
+    return list(result.trick_winners[-2:])
 
 
 def mode_of(hand: dict[str, Any] | None, spec: EntrySpec) -> str:

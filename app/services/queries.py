@@ -43,7 +43,7 @@ def replay_game(game: Game, record_digest: str | None = None) -> Any:
 
 
 def report(game: Game) -> dict[str, Any]:
-    return build_report(replay_game(game))  # type: ignore[no-any-return]
+    return build_report(replay_game(game))
 
 
 def leaders(totals: list[int]) -> list[int]:

@@ -16,7 +16,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext as _
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.orm import Session
 
@@ -27,6 +27,12 @@ from app.rules.hand import HandState
 from app.rules.play import RULE_IDS, evidence_texts, judge_play, trick_winner
 from app.services import hands as hands_service
 from app.services.setup import Setup
+
+
+def _(template: str, **params: object) -> str:
+    """The message in the page's language (typed: the catalog always gives text)."""
+    return str(gettext(template, **params))
+
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = ("H", "D")
@@ -370,6 +376,7 @@ def trick_rows(tricks: list[list[str]], leaders: list[int], winners: list[int],
 def tricks_view(profile: Any, options: dict[str, str], players: list[str], setup: Setup,
                 deal: list[list[str]] | None, plays: list[str]) -> dict[str, Any]:
     """Everything the trick-by-trick page shows, from the state in the address."""
+    assert setup.leader is not None, "a 433 has no tricks"
     state = HandState(profile.id, options, setup.contract, setup.trump, setup.leader,
                       deal=deal, names=players)
     n_ok, problem = replay_plays(state, plays)

@@ -26,14 +26,16 @@ def table_svg(names: list[str], clockwise: bool, label: str, first_seat: int | N
         x1, y1 = cx + arc_r * math.cos(a1), cy + arc_r * math.sin(a1)
         sweep = 1 if clockwise else 0
         parts.append(f'<path d="M{x0:.1f},{y0:.1f} A{arc_r},{arc_r} 0 0 {sweep} {x1:.1f},{y1:.1f}" '
-                     f'fill="none" stroke="#1d5f8a" stroke-width="2.5" marker-end="url(#arrow-{"cw" if clockwise else "ccw"})"/>')
+                     f'fill="none" stroke="#1d5f8a" stroke-width="2.5" '
+                     f'marker-end="url(#arrow-{"cw" if clockwise else "ccw"})"/>')
     for s in range(4):
         a = math.radians(90 + step * s)
         x, y = cx + seat_r * math.cos(a), cy + seat_r * math.sin(a)
         name = names[s] if s < len(names) and names[s] else ""
         mark = " ★" if first_seat == s else ""
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="13" fill="#fff" stroke="#1b1f24"/>'
-                     f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-weight="700">{s + 1}</text>')
+                     f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" '
+                     f'font-weight="700">{s + 1}</text>')
         ty = y + (30 if y > cy + 10 else -20 if y < cy - 10 else 30)
         parts.append(f'<text x="{x:.1f}" y="{ty:.1f}" text-anchor="middle" data-seat-name="{s}">'
                      f'{escape(name)}{mark}</text>')

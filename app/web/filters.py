@@ -14,7 +14,8 @@ def suit(letter: str | None) -> Markup:
     if not letter:
         return Markup("")
     color = "red" if letter in RED else "black"
-    return Markup(f'<span class="{color}" title="{escape(letter)}">{SUITS.get(letter, escape(letter))}</span>')
+    symbol = SUITS.get(letter, escape(letter))
+    return Markup(f'<span class="{color}" title="{escape(letter)}">{symbol}</span>')
 
 
 def card(code: str) -> Markup:

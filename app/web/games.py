@@ -8,7 +8,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from flask import (Blueprint, Response, abort, flash, redirect, render_template, request, url_for)
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -32,10 +32,12 @@ OPTION_LABELS = {
     "choice_limit": (_l("Choice limits"), {"3+2": _l("3 penalties + 2 koz per player"),
                                            "free": _l("free (only twice per penalty, koz 8)")}),
     "must_overtake": (_l("Must overtake"), {"no": _l("no"), "koz": _l("in koz"), "all": _l("in every hand")}),
-    "trump_lead_ban": (_l("Trump lead ban in koz"), {"off": _l("off"), "on": _l("on: not until trumps are broken")}),
+    "trump_lead_ban": (_l("Trump lead ban in koz"),
+                       {"off": _l("off"), "on": _l("on: not until trumps are broken")}),
     "hearts_lead_ban": (_l("Hearts lead ban"), {"kupa-rifki": _l("Kupa Almaz and Rıfkı"),
                                                 "all-penalties": _l("every penalty hand")}),
-    "rifki_void": (_l("Void in Rıfkı"), {"kh": _l("must discard the K♥"), "heart": _l("may discard any heart")}),
+    "rifki_void": (_l("Void in Rıfkı"),
+                   {"kh": _l("must discard the K♥"), "heart": _l("may discard any heart")}),
 }
 
 
@@ -165,7 +167,10 @@ def sheet_csv(game_id: int) -> Response:
     w.writerow(["row", "hand", "contract", "trump", "dealer", "owner", "chooser", "declarer", "bid",
                 *[f"points {p}" for p in players], *[f"payment {p}" for p in players],
                 "total", "expected_total", "check", *[f"running {p}" for p in players], "ruling"])
-    name = lambda s: players[s] if s is not None else ""  # noqa: E731
+
+    def name(s: int | None) -> str:
+        return str(players[s]) if s is not None else ""
+
     for r in view["hands"]:
         w.writerow([r["row"], r["number"], r["contract"], r["trump"] or "", name(r["dealer"]),
                     name(r["owner"]), name(r["chooser"]), name(r["declarer"]), r["bid"] or "",

@@ -201,8 +201,8 @@ def _entry(game: Any, index: int, taken: bool = False) -> Any:
         # the setup is complete: play the hand card by card on the referee's page
         if editing:
             return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
-        return redirect(url_for("referee.tricks", game_id=game.id,
-                                **{**ready.params, "row": str(index + 1)}))
+        params: dict[str, Any] = {**ready.params, "row": str(index + 1)}
+        return redirect(url_for("referee.tricks", game_id=game.id, **params))
     spec = entry.entry_spec(ctx.profile, ready.contract)
     mode = setup.mode.data if spec.has_cards and setup.mode.data != "tricks" else "counts"
     form_cls = hand_form_class(spec, mode)

@@ -8,8 +8,7 @@ catalog does not know is shown as the engine wrote it, always under the field it
 """
 from __future__ import annotations
 
-from flask_babel import get_locale
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
 from app.rules import PROFILES, Contract, RecordError, Term
@@ -42,8 +41,10 @@ WORDS_ES = {"element": ELEMENT_ES, "type": TYPE_ES, "what": WHAT_ES}
 CONTRACTS: dict[str, Contract] = {cid: c for p in PROFILES.values() for cid, c in p.contracts.items()}
 
 
-#: Params that are seats (``value`` only where the template says "seat %(value)s").
-SEAT_PARAMS = ("seat", "seat2", "value")
+#: Params that are seats: these names always, and a code's own where its value is a seat
+#: (a refused leader names the seat it refused as ``value``).
+SEAT_PARAMS = ("seat", "seat2")
+SEAT_PARAMS_BY_CODE = {"leader": ("value",)}
 
 
 def _lang() -> str:
@@ -66,10 +67,11 @@ def translate_error(e: RecordError) -> str:
     params = {k: translate_word(v, lang) if isinstance(v, Term) else v
               for k, v in e.params.items()}
     # The record numbers seats 0-3; the pages (table drawing, sheets) number them 1-4.
-    for key in SEAT_PARAMS:
-        if type(params.get(key)) is int and (key != "value" or "seat %(value)s" in e.template):
-            params[key] += 1
-    template = gettext(e.template)
+    for key in SEAT_PARAMS + SEAT_PARAMS_BY_CODE.get(e.code, ()):
+        seat = params.get(key)
+        if type(seat) is int:
+            params[key] = seat + 1
+    template = str(gettext(e.template))
     try:
         text = template % params
     except (KeyError, ValueError, TypeError):   # a broken translation: say it in English

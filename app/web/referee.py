@@ -91,7 +91,7 @@ def _tricks(game: Any, index: int, taken: bool = False) -> Any:
         "lang": lang(), "contract": profile.contracts[setup.contract], "version": game.version,
         "errors": {}, "typed": "", "taken": taken, "changes": None,
         "counts_url": (url_for("hands.edit", game_id=game.id, row=index + 1) if editing or taken
-                       else url_for("hands.new", game_id=game.id, **setup.params)),
+                       else url_for("hands.new", game_id=game.id, **_any(setup.params))),
     }
     if taken:
         since = queries.version_before_change(get_session(), game.id, index) or 0
@@ -142,7 +142,7 @@ def _new_tricks_setup(game: Any, ctx: entry.Context) -> Any:
     elif not step.problems:
         flash(_("Finish setting up the hand first."), "error")
     flash(_("Set up the hand here, then choose “Trick by trick”."))
-    params = {k: args[k] for k in SETUP_KEYS if args.get(k)}
+    params: dict[str, Any] = {k: args[k] for k in SETUP_KEYS if args.get(k)}
     return redirect(url_for("hands.new", game_id=game.id, **params))
 
 
@@ -175,8 +175,10 @@ def _play_step(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
             _("The hand is not over yet: enter its remaining cards first."))
         status = 422
     plays_now = view["plays"]
-    url = lambda cards, **extra: _state_url(game.id, index, editing, setup, deal,  # noqa: E731
-                                            cards, **extra)
+
+    def url(cards: list[str], **extra: str) -> str:
+        return _state_url(game.id, index, editing, setup, deal, cards, **extra)
+
     links = {
         "undo_card": url(plays_now[:-1]) if plays_now else None,
         "undo_trick": url(plays_now[:len(plays_now) - (len(plays_now) % 4 or 4)])
@@ -274,6 +276,11 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     return final, form, redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{n}"), None
 
 
+def _any(params: dict[str, str]) -> dict[str, Any]:
+    """URL parameters as url_for takes them (its own keywords are typed)."""
+    return dict(params)
+
+
 def _hidden(editing: bool, setup: setup_service.Setup, deal: list[list[str]] | None,
             plays: list[str], index: int) -> dict[str, str]:
     out: dict[str, str] = {} if editing else {**setup.params, "row": str(index + 1)}
@@ -311,6 +318,7 @@ def _deal_step(game: Any, index: int, editing: bool, setup: setup_service.Setup,
     if not assigned and plays:
         # cards already played belong to whoever played them
         leader = setup.leader
+        assert leader is not None, "a 433 has no tricks"
         from app.rules.hand import HandState
 
         state = HandState(profile.id, None, setup.contract, setup.trump, leader)

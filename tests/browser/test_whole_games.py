@@ -179,7 +179,7 @@ def test_rejected_entry_and_screenshots(page: Any) -> None:
     page.goto(f"/games/{gid}")
     page.screenshot(path="/tmp/kingsheet-sheet-375.png", full_page=True)
     page.goto(f"/games/{gid}/hands/new")
-    page.click('[data-call="%s"]' % page.get_attribute("#legal-calls a >> nth=2", "data-call"))
+    page.click(f'[data-call="{page.get_attribute("#legal-calls a >> nth=2", "data-call")}"]')
     page.wait_for_url(re.compile(r"auction="))
     page.wait_for_selector("#auction-history .chip")
     no_sideways_scroll(page)

@@ -214,10 +214,12 @@ def test_rifki_choice_shows_limits_and_refuses_with_rule(client, make_game):
     assert "Choose the trump suit" in r.get_data(as_text=True)
     r = client.get(f"/games/{gid}/hands/new", query_string={"contract": "koz", "trump": "H"})
     assert r.status_code == 200 and 'id="row-tricks"' in r.get_data(as_text=True)
-    r = client.post(f"/games/{gid}/hands/new", data=counts_form({"tricks": [4, 3, 3, 3]}, version_of(client, gid),
+    r = client.post(f"/games/{gid}/hands/new", data=counts_form({"tricks": [4, 3, 3, 3]},
+                                                                version_of(client, gid),
                                                                 contract="koz", trump="H"))
     assert r.status_code == 302
-    assert record_of(client, gid)["hands"][2] == {"contract": "koz", "trump": "H", "counts": {"tricks": [4, 3, 3, 3]}}
+    assert record_of(client, gid)["hands"][2] == {"contract": "koz", "trump": "H",
+                                                  "counts": {"tricks": [4, 3, 3, 3]}}
 
 
 def test_rifki_quota_3_plus_2(client, make_game):

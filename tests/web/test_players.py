@@ -14,7 +14,8 @@ def test_roster_counts_games_and_wins_and_links(client, make_game):
     winners = score_record(data)["winners"]
     html = client.get("/players").get_data(as_text=True)
     for seat, name in enumerate(data["players"]):
-        row = re.search(rf'<a href="(/players/\d+)">{re.escape(name)}</a></th>\s*<td data-games="(\d+)">\d+</td><td data-wins="(\d+)">',
+        row = re.search(rf'<a href="(/players/\d+)">{re.escape(name)}</a></th>\s*'
+                        rf'<td data-games="(\d+)">\d+</td><td data-wins="(\d+)">',
                         html)
         assert row, name
         assert row.group(2) == "2"
