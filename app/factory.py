@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import Flask
 
-from app import db, errors
+from app import commands, db, errors
 from app.config import load_config
 from app.i18n import init_babel
 from app.web.filters import init_filters
@@ -23,6 +23,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     init_filters(app)
     db.init_app(app)
     errors.init_app(app)
+    commands.init_app(app)
 
     from app.web import games, hands, live, players, prefs, referee
 

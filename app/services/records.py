@@ -16,6 +16,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.models import AuditAction, AuditEntry, Game, GameStatus, Player, Seat
 from app.rules import load
 from app.services.errors import ConflictError, InputError
+from app.services.results import result_values, store_results
 
 
 def checked_record(data: Any) -> tuple[dict[str, Any], Any]:
@@ -58,6 +59,8 @@ def create_game(session: Session, data: Any, *, who: str, action: AuditAction) -
     for seat, player in enumerate(players):
         game.seats.append(Seat(seat=seat, player=player))
     game.audit.append(AuditEntry(who=who, action=action, after=copy.deepcopy(record), version=1))
+    session.flush()
+    store_results(session, game, result_values(record, result), [p.id for p in players])
     session.commit()
     return game
 
@@ -81,6 +84,8 @@ def save_record(session: Session, game: Game, data: dict[str, Any], *, expected_
                            before=copy.deepcopy(before), after=copy.deepcopy(after),
                            version=game.version + 1))
     try:
+        session.flush()
+        store_results(session, game, result_values(record, result))
         session.commit()
     except StaleDataError:
         session.rollback()

@@ -1,0 +1,92 @@
+"""Flask commands of the app: ``flask --app app games rebuild`` and ``games import``."""
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import click
+from flask import Flask
+from flask.cli import AppGroup
+
+games_cli = AppGroup("games", help="Stored games: import records, rebuild stored results.")
+
+
+class _Bar:
+    """A progress bar on standard error (rich): ``with _Bar(total, "import") as advance:``."""
+
+    def __init__(self, total: int, desc: str) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.progress = Progress(TextColumn(desc), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                 TimeRemainingColumn(), console=Console(stderr=True))
+        self.task = self.progress.add_task(desc, total=total)
+
+    def __enter__(self) -> Callable[[int], None]:
+        self.progress.start()
+        return self.advance
+
+    def advance(self, n: int = 1) -> None:
+        self.progress.advance(self.task, n)
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+
+@games_cli.command("rebuild")
+def rebuild() -> None:
+    """Recompute every game's stored result from its record (changes nothing when they
+    already agree)."""
+    from sqlalchemy import func, select
+
+    from app.db import get_session
+    from app.models import Game
+    from app.services.results import rebuild_results
+
+    session = get_session()
+    total = session.scalar(select(func.count()).select_from(Game)) or 0
+    start = time.perf_counter()
+    with _Bar(total, "rebuild") as advance:
+        summary = rebuild_results(session, progress=advance)
+    click.echo(f"{summary.games} games, {summary.changed} changed, {summary.broken} no longer replay "
+               f"({time.perf_counter() - start:.1f} s)")
+
+
+@games_cli.command("import")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--date", "day", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+              help="The day the games were played (default: today).")
+@click.option("--who", default="import", show_default=True, help="Name kept in the audit log.")
+def import_(paths: tuple[str, ...], day: datetime | None, who: str) -> None:
+    """Import RECORD.md JSON files: files, folders of *.json, or - for standard input.
+
+    Every file is checked before anything is written; a refused file is reported as
+    PATH: field: message and leaves nothing behind. Exits 1 when any file was refused."""
+    from app.db import get_session
+    from app.services.imports import import_paths, record_paths
+
+    files = list(record_paths(paths))
+    played_at = day.replace(tzinfo=UTC) if day is not None else None
+    start = time.perf_counter()
+    with _Bar(len(files), "import") as advance:
+        summary = import_paths(get_session(), files, who=who, played_at=played_at,
+                               progress=lambda _path, _ok: advance(1))
+    elapsed = time.perf_counter() - start
+    for line in summary.refused:
+        click.echo(line, err=True)
+    click.echo(f"imported: {summary.imported}, refused: {len(summary.refused)} ({elapsed:.1f} s)")
+    if summary.refused:
+        sys.exit(1)
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(games_cli)

@@ -1,0 +1,143 @@
+"""Importing many records at once (``flask --app app games import``).
+
+Every record is read and replayed by the engine BEFORE anything is written: a refused file
+(``PATH: field: message``) never leaves a partial game. Accepted games are written in
+chunks, each chunk one transaction of a few multi-row inserts: the games, their seats,
+their audit entries and their stored results (the same values the one-game path stores).
+"""
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import insert
+from sqlalchemy.orm import Session
+
+from app.db import utcnow
+from app.models import AuditAction, AuditEntry, Game, GameStatus, Seat
+from app.rules import RecordError
+from app.services.errors import InputError
+from app.services.records import check_names, checked_record
+from app.services.results import ResultValues, bulk_insert_results, player_ids_for, result_values
+
+CHUNK = 500
+
+
+@dataclass
+class ImportSummary:
+    imported: int = 0
+    refused: list[str] = field(default_factory=list)   # "PATH: field: message"
+    game_ids: list[int] = field(default_factory=list)
+
+
+def record_paths(paths: Iterable[str]) -> Iterator[str]:
+    """Each path as given; a folder gives its ``*.json`` files (recursively, sorted);
+    ``-`` is standard input."""
+    for path in paths:
+        p = Path(path)
+        if path != "-" and p.is_dir():
+            yield from (str(f) for f in sorted(p.rglob("*.json")) if f.is_file())
+        else:
+            yield path
+
+
+def read_path(path: str) -> tuple[Any, str | None]:
+    """(JSON value, None) or (None, "field: message") for a file that cannot be read."""
+    try:
+        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except FileNotFoundError:
+        return None, "record: no such file"
+    except PermissionError:
+        return None, "record: permission denied"
+    except OSError as e:
+        return None, f"record: cannot be read ({e.strerror})"
+    try:
+        return json.loads(raw.decode("utf-8-sig")), None
+    except UnicodeDecodeError:
+        return None, "record: not UTF-8 text"
+    except json.JSONDecodeError as e:
+        return None, f"record: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})"
+    except RecursionError:
+        return None, "record: nested too deeply"
+
+
+@dataclass
+class Checked:
+    record: dict[str, Any]
+    values: ResultValues
+
+
+def check_one(data: Any) -> Checked:
+    """The canonical record and its stored result; RecordError or InputError."""
+    try:
+        record, result = checked_record(data)
+    except RecursionError:
+        raise InputError("record", "nested too deeply") from None
+    check_names(record["players"])
+    return Checked(record, result_values(record, result))
+
+
+def write_chunk(session: Session, chunk: list[Checked], *, who: str, played_at: datetime | None,
+                players: dict[str, int]) -> list[int]:
+    """Inserts the games of one chunk and their results; commits once. Returns their ids."""
+    now = utcnow()
+    when = played_at or now
+    rows = [{"profile": c.record["profile"], "record": c.record,
+             "status": GameStatus.COMPLETE if c.values.game["complete"] else GameStatus.IN_PROGRESS,
+             "version": 1, "created_at": when, "updated_at": now} for c in chunk]
+    ids = [int(r[0]) for r in session.execute(
+        insert(Game).returning(Game.id, sort_by_parameter_order=True), rows)]
+    seats: list[dict[str, Any]] = []
+    audits: list[dict[str, Any]] = []
+    results: list[tuple[int, datetime, list[int], ResultValues]] = []
+    for game_id, c in zip(ids, chunk, strict=True):
+        pids = player_ids_for(session, c.record["players"], players)
+        seats.extend({"game_id": game_id, "seat": s, "player_id": pid} for s, pid in enumerate(pids))
+        audits.append({"game_id": game_id, "at": now, "who": who, "action": AuditAction.IMPORT,
+                       "hand_index": None, "before": None, "after": copy.deepcopy(c.record),
+                       "version": 1})
+        results.append((game_id, when, pids, c.values))
+    session.execute(insert(Seat), seats)
+    session.execute(insert(AuditEntry), audits)
+    bulk_insert_results(session, results)
+    session.commit()
+    return ids
+
+
+def import_paths(session: Session, paths: Iterable[str], *, who: str = "import",
+                 played_at: datetime | None = None, chunk_size: int = CHUNK,
+                 progress: Callable[[str, bool], None] | None = None) -> ImportSummary:
+    """Imports every record of ``paths`` (files, folders, ``-``); the refused ones are listed
+    as ``PATH: field: message`` and change nothing. ``progress(path, ok)`` after each file."""
+    summary = ImportSummary()
+    pending: list[Checked] = []
+    players: dict[str, int] = {}
+
+    def flush() -> None:
+        if pending:
+            summary.game_ids.extend(write_chunk(session, pending, who=who, played_at=played_at,
+                                                players=players))
+            summary.imported += len(pending)
+            pending.clear()
+
+    for path in record_paths(paths):
+        data, error = read_path(path)
+        if error is None:
+            try:
+                pending.append(check_one(data))
+            except (RecordError, InputError) as e:
+                error = str(e)
+        if error is not None:
+            summary.refused.append(f"{path}: {error}")
+        if progress is not None:
+            progress(path, error is None)
+        if len(pending) >= chunk_size:
+            flush()
+    flush()
+    return summary

@@ -1,0 +1,302 @@
+"""Stored results: computing them from a replayed record and writing them.
+
+:func:`result_values` is the ONE place that says what a game's stored result is (what the
+lists and statistics count); :func:`store_results` writes it in the caller's transaction
+(every change of a record goes through :mod:`app.services.records`, which calls it before
+its single commit), keeping each player's all-time sums (:class:`PlayerTotal`) in step by
+adding the difference between the old and the new seat rows. :func:`rebuild_results`
+recomputes everything from the records.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from app.models import Game, GameStatus, Player, PlayerTotal, Seat, SeatResult, StoredResult
+from app.models.result import SEAT_COLUMNS, TOTAL_COLUMNS
+from app.rules import RecordError, digest, load
+
+TotalsKey = tuple[int, str]          # (player_id, profile)
+Deltas = dict[TotalsKey, dict[str, int]]
+
+
+@dataclass(frozen=True)
+class ResultValues:
+    """A game's stored result: ``game`` holds the game_result columns (but ``played_at``),
+    ``seats`` the four seats' own columns (total, won, shared, kings_made, violations)."""
+
+    game: dict[str, Any]
+    seats: list[dict[str, Any]]
+
+
+def kings_by_seat(result: Any) -> list[int]:
+    """Kings made per seat: counted hands where one seat took every trick of a koz (the
+    engine's ``made_king``); that seat made the King."""
+    kings = [0, 0, 0, 0]
+    for h in result.hands:
+        if h.counted and h.made_king:
+            tricks = list(h.counts.get("tricks", ()))
+            kings[tricks.index(max(tricks))] += 1
+    return kings
+
+
+def result_values(record: dict[str, Any], result: Any | None = None,
+                  record_digest: str | None = None) -> ResultValues:
+    """The stored result of a canonical record. ``result`` is its replay (replayed here
+    when None); a record that does not replay gives an empty result with its ``error``.
+
+    Shared wins follow RULES.md ("leaders tied on the top total share the win"): each
+    winner is credited with a win, and the win is marked shared when there are several.
+    """
+    rec_digest = record_digest or digest(record)
+    error = None
+    if result is None:
+        try:
+            result = load(record)
+        except RecordError as e:
+            error = str(e)
+    hands = list(record.get("hands", []))
+    players = list(record.get("players", []))
+    base = {"profile": record.get("profile"), "n_rows": len(hands), "players": players,
+            "record_digest": rec_digest,
+            "rulings": sum(1 for h in hands if isinstance(h, dict) and "ruling" in h)}
+    if result is None:
+        base.update(complete=False, hands_counted=0, totals=[0, 0, 0, 0], winners=[], kings_made=0,
+                    violations=0, error=error)
+        seats = [{"total": 0, "won": False, "shared": False, "kings_made": 0, "violations": 0}
+                 for _ in range(4)]
+        return ResultValues(base, seats)
+    winners = [int(s) for s in result.winners] if result.complete else []
+    kings = kings_by_seat(result)
+    violations = [0, 0, 0, 0]
+    for h in result.hands:
+        for v in h.violations:
+            violations[v.seat] += 1
+    totals = [int(t) for t in result.totals]
+    base.update(complete=bool(result.complete), hands_counted=sum(1 for h in result.hands if h.counted),
+                totals=totals, winners=winners, kings_made=sum(kings), violations=sum(violations),
+                error=None)
+    seats = [{"total": totals[s], "won": s in winners, "shared": s in winners and len(winners) > 1,
+              "kings_made": kings[s], "violations": violations[s]} for s in range(4)]
+    return ResultValues(base, seats)
+
+
+def game_row(game_id: int, played_at: datetime, values: ResultValues) -> dict[str, Any]:
+    return {"game_id": game_id, "played_at": played_at, **values.game}
+
+
+def seat_rows(game_id: int, played_at: datetime, player_ids: Sequence[int],
+              values: ResultValues) -> list[dict[str, Any]]:
+    return [{"game_id": game_id, "seat": s, "player_id": player_ids[s], "profile": values.game["profile"],
+             "complete": values.game["complete"], "played_at": played_at, **values.seats[s]}
+            for s in range(4)]
+
+
+# --- player totals: sums kept by adding differences ------------------------------------------
+
+def seat_contribution(row: Any) -> dict[str, int]:
+    """What one seat row adds to its player's total for its profile."""
+    complete = bool(row["complete"])
+    return {"games": 1, "complete_games": int(complete), "wins": int(bool(row["won"])),
+            "shared_wins": int(bool(row["shared"])), "points": int(row["total"]) if complete else 0,
+            "kings_made": int(row["kings_made"]), "violations": int(row["violations"])}
+
+
+def add_rows(deltas: Deltas, rows: Iterable[Any], sign: int) -> None:
+    for row in rows:
+        key = (int(row["player_id"]), str(row["profile"]))
+        acc = deltas.setdefault(key, dict.fromkeys(TOTAL_COLUMNS, 0))
+        for col, v in seat_contribution(row).items():
+            acc[col] += sign * v
+
+
+def apply_deltas(session: Session, deltas: Deltas) -> None:
+    """Adds the differences to player_total in one upsert (INSERT … ON CONFLICT DO UPDATE
+    SET col = col + excluded.col, atomic on both databases)."""
+    rows = [{"player_id": k[0], "profile": k[1], **d} for k, d in sorted(deltas.items())
+            if any(d.values())]
+    if not rows:
+        return
+    dialect = session.get_bind().dialect.name
+    mod: Any = postgresql if dialect == "postgresql" else sqlite
+    stmt = mod.insert(PlayerTotal)
+    table = PlayerTotal.__table__
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["player_id", "profile"],
+        set_={c: table.c[c] + stmt.excluded[c] for c in TOTAL_COLUMNS})
+    session.execute(stmt, rows)
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+def store_results(session: Session, game: Game, values: ResultValues,
+                  player_ids: Sequence[int] | None = None) -> None:
+    """Writes the game's stored result in the session's transaction (no commit). The game
+    must be flushed (it has an id)."""
+    if player_ids is None:
+        player_ids = [seat.player_id for seat in sorted(game.seats, key=lambda s: s.seat)]
+    old = [dict(r._mapping) for r in session.execute(
+        select(*[SeatResult.__table__.c[c] for c in SEAT_COLUMNS]).where(SeatResult.game_id == game.id))]
+    new = seat_rows(game.id, game.created_at, player_ids, values)
+    deltas: Deltas = {}
+    add_rows(deltas, old, -1)
+    add_rows(deltas, new, +1)
+    session.execute(delete(SeatResult).where(SeatResult.game_id == game.id))
+    session.execute(delete(StoredResult).where(StoredResult.game_id == game.id))
+    session.execute(insert(StoredResult), [game_row(game.id, game.created_at, values)])
+    session.execute(insert(SeatResult), new)
+    apply_deltas(session, deltas)
+
+
+def bulk_insert_results(session: Session, games: Iterable[tuple[int, datetime, Sequence[int], ResultValues]]
+                        ) -> None:
+    """Stored results of NEW games (no rows yet), in a few multi-row inserts: the import
+    and the benchmark's generator. ``games``: (game id, played at, player ids, values)."""
+    game_rows: list[dict[str, Any]] = []
+    seats: list[dict[str, Any]] = []
+    for game_id, played_at, player_ids, values in games:
+        game_rows.append(game_row(game_id, played_at, values))
+        seats.extend(seat_rows(game_id, played_at, player_ids, values))
+    if not game_rows:
+        return
+    session.execute(insert(StoredResult), game_rows)
+    session.execute(insert(SeatResult), seats)
+    deltas: Deltas = {}
+    add_rows(deltas, seats, +1)
+    apply_deltas(session, deltas)
+
+
+# --- rebuild ------------------------------------------------------------------------------------
+
+@dataclass
+class RebuildSummary:
+    games: int = 0
+    changed: int = 0
+    broken: int = 0
+
+
+def _games_in_chunks(session: Session, size: int) -> Iterator[list[Game]]:
+    last = 0
+    while True:
+        chunk = list(session.scalars(select(Game).where(Game.id > last).order_by(Game.id).limit(size)))
+        if not chunk:
+            return
+        yield chunk
+        last = chunk[-1].id
+
+
+def _stored(session: Session, ids: list[int]) -> tuple[dict[int, dict[str, Any]], dict[int, list[Any]]]:
+    games = {r.game_id: r.values() for r in session.scalars(
+        select(StoredResult).where(StoredResult.game_id.in_(ids)))}
+    seats: dict[int, list[Any]] = defaultdict(list)
+    for r in session.execute(select(SeatResult).where(SeatResult.game_id.in_(ids))
+                             .order_by(SeatResult.game_id, SeatResult.seat)).scalars():
+        seats[r.game_id].append({c: getattr(r, c) for c in SEAT_COLUMNS})
+    return games, seats
+
+
+def _same_instant(a: Any, b: Any) -> bool:
+    if isinstance(a, datetime) and isinstance(b, datetime):
+        return a.replace(tzinfo=None) == b.replace(tzinfo=None)
+    return bool(a == b)
+
+
+def _unchanged(stored: dict[str, Any] | None, seats: list[Any], game: Game, values: ResultValues,
+               player_ids: list[int]) -> bool:
+    if stored is None or len(seats) != 4:
+        return False
+    want = game_row(game.id, game.created_at, values)
+    if any(not _same_instant(stored[c], want[c]) for c in stored):
+        return False
+    rows = seat_rows(game.id, game.created_at, player_ids, values)
+    return all(_same_instant(seats[s][c], rows[s][c]) for s in range(4) for c in SEAT_COLUMNS)
+
+
+def rebuild_results(session: Session, chunk: int = 500,
+                    progress: Any = None) -> RebuildSummary:
+    """Recomputes every game's stored result from its record, writing only what differs,
+    then every player's totals from the seat rows (one aggregate). Idempotent."""
+    summary = RebuildSummary()
+    for games in _games_in_chunks(session, chunk):
+        ids = [g.id for g in games]
+        stored, seats = _stored(session, ids)
+        player_ids = _player_ids(session, ids)
+        for game in games:
+            values = result_values(game.record)
+            summary.games += 1
+            summary.broken += values.game["error"] is not None
+            if not _unchanged(stored.get(game.id), seats.get(game.id, []), game, values,
+                              player_ids[game.id]):
+                summary.changed += 1
+                store_results(session, game, values, player_ids[game.id])
+            status = GameStatus.COMPLETE if values.game["complete"] else GameStatus.IN_PROGRESS
+            if game.status != status:
+                session.execute(update(Game).where(Game.id == game.id)
+                                .values(status=status))
+        session.commit()
+        session.expunge_all()
+        if progress is not None:
+            progress(len(games))
+    recompute_player_totals(session)
+    session.commit()
+    return summary
+
+
+def _player_ids(session: Session, ids: list[int]) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for game_id, seat, player_id in session.execute(
+            select(Seat.game_id, Seat.seat, Seat.player_id).where(Seat.game_id.in_(ids))):
+        out[game_id][seat] = player_id
+    return out
+
+
+def player_total_rows(session: Session) -> list[dict[str, Any]]:
+    """Every player's totals per profile, summed from the seat rows (what player_total holds)."""
+    from sqlalchemy import case, func
+
+    sr = SeatResult
+    stmt = (select(sr.player_id, sr.profile, func.count().label("games"),
+                   func.sum(case((sr.complete, 1), else_=0)).label("complete_games"),
+                   func.sum(case((sr.won, 1), else_=0)).label("wins"),
+                   func.sum(case((sr.shared, 1), else_=0)).label("shared_wins"),
+                   func.sum(case((sr.complete, sr.total), else_=0)).label("points"),
+                   func.sum(sr.kings_made).label("kings_made"),
+                   func.sum(sr.violations).label("violations"))
+            .group_by(sr.player_id, sr.profile).order_by(sr.player_id, sr.profile))
+    return [{k: (int(v) if k != "profile" else v) for k, v in r._mapping.items()}
+            for r in session.execute(stmt)]
+
+
+def recompute_player_totals(session: Session) -> None:
+    """player_total from scratch: one aggregate over the seat rows."""
+    rows = player_total_rows(session)
+    current = {(r.player_id, r.profile): {c: getattr(r, c) for c in TOTAL_COLUMNS}
+               for r in session.scalars(select(PlayerTotal))}
+    wanted = {(r["player_id"], r["profile"]): {c: r[c] for c in TOTAL_COLUMNS} for r in rows}
+    if current == wanted:
+        return
+    session.execute(delete(PlayerTotal))
+    if rows:
+        session.execute(insert(PlayerTotal), rows)
+
+
+def player_ids_for(session: Session, names: Sequence[str], cache: dict[str, int]) -> list[int]:
+    """Player ids for names, creating missing players (kept in ``cache`` across calls)."""
+    missing = [n for n in names if n not in cache]
+    if missing:
+        for pid, name in session.execute(select(Player.id, Player.name).where(Player.name.in_(missing))):
+            cache[name] = pid
+        for name in missing:
+            if name not in cache:
+                player = Player(name=name)
+                session.add(player)
+                session.flush()
+                cache[name] = player.id
+    return [cache[n] for n in names]
