@@ -25,7 +25,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     commands.init_app(app)
 
-    from app.web import games, hands, live, players, prefs, referee
+    from app.web import games, hands, live, players, prefs, referee, seasons
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
@@ -33,6 +33,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(players.bp)
     app.register_blueprint(prefs.bp)
     app.register_blueprint(referee.bp)
+    app.register_blueprint(seasons.bp)
 
     from app.web import pdf
 

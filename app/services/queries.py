@@ -4,12 +4,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy import func, select, tuple_
+from sqlalchemy.orm import Session
 
-from app.models import AuditEntry, Game, GameStatus, Player, Seat
+from app.models import AuditEntry, Game, Player, SeatResult, StoredResult
 from app.rules import RecordError, build_report, digest, get_profile, load
 
 
@@ -62,67 +63,136 @@ class GameSummary:
     totals: list[int] | None
     leaders: list[int]
     winners: list[int]
-    updated_at: Any
+    played_at: Any
     broken: bool = False
 
 
-def summarize(game: Game) -> GameSummary:
-    players = list(game.record.get("players", []))
-    profile = get_profile(game.profile)
-    try:
-        result = replay_game(game)
-    except RecordError:
-        return GameSummary(game.id, game.profile, players, len(game.hands), profile.n_hands,
-                           False, None, [], [], game.updated_at, broken=True)
-    played = sum(1 for h in result.hands if h.counted)
-    return GameSummary(game.id, game.profile, players, played, profile.n_hands, result.complete,
-                       list(result.totals), leaders(list(result.totals)) if result.hands else [],
-                       list(result.winners), game.updated_at)
+def summary_of(row: StoredResult) -> GameSummary:
+    """A game's line in a list, from its stored result (no replay)."""
+    totals = list(row.totals)
+    return GameSummary(row.game_id, row.profile, list(row.players), row.hands_counted,
+                       get_profile(row.profile).n_hands, row.complete,
+                       None if row.error else totals,
+                       leaders(totals) if row.n_rows and not row.error else [], list(row.winners),
+                       row.played_at, broken=row.error is not None)
 
 
-def list_games(session: Session) -> list[GameSummary]:
-    """In-progress games first, each group newest first."""
-    games = session.scalars(select(Game).order_by(Game.updated_at.desc(), Game.id.desc())).all()
-    summaries = [summarize(g) for g in games]
-    summaries.sort(key=lambda s: s.complete)  # stable: keeps newest first inside each group
-    return summaries
+def summarize(session: Session, game_id: int) -> GameSummary | None:
+    row = session.get(StoredResult, game_id)
+    return summary_of(row) if row is not None else None
 
 
-def roster(session: Session) -> list[dict[str, Any]]:
-    """Every player with games played and wins (a shared win counts for each winner)."""
-    players = session.scalars(select(Player).order_by(func.lower(Player.name))
-                              .options(selectinload(Player.seats).selectinload(Seat.game))).all()
-    rows = []
-    cache: dict[int, list[int]] = {}
-    for player in players:
-        wins = 0
-        games = 0
-        for seat in player.seats:
-            games += 1
-            game = seat.game
-            if game.status != GameStatus.COMPLETE:
-                continue
-            if game.id not in cache:
-                try:
-                    cache[game.id] = list(replay_game(game).winners)
-                except RecordError:
-                    cache[game.id] = []
-            if seat.seat in cache[game.id]:
-                wins += 1
-        rows.append({"id": player.id, "name": player.name, "games": games, "wins": wins})
-    return rows
+# --- the game list: keyset pagination ---------------------------------------------------------
+#
+# Order: games in progress first, then complete ones; inside each group newest first (the
+# game's date, then id). A page is read from an index in that order starting after the
+# last game of the previous page (the cursor), never with OFFSET: a page costs the same at
+# game 50 and at game 100,000, and games added meanwhile (newer, so before the cursor)
+# never make a game repeat or be skipped.
+
+PAGE_SIZE = 50
+STATUSES = ("in_progress", "complete")
+
+
+@dataclass(frozen=True)
+class GameFilter:
+    player_id: int | None = None
+    profile: str | None = None
+    status: str | None = None          # "in_progress" | "complete" | None (both)
+    date_from: date | None = None      # days, inclusive (UTC)
+    date_to: date | None = None
+
+
+@dataclass(frozen=True)
+class Cursor:
+    complete: bool
+    played_at: datetime
+    game_id: int
+
+    def encode(self) -> str:
+        stamp = self.played_at.replace(tzinfo=None).isoformat(timespec="microseconds")
+        return f"{int(self.complete)}~{stamp}~{self.game_id}"
+
+    @classmethod
+    def decode(cls, text: str | None) -> Cursor | None:
+        """The cursor of a page address, or None (first page) for anything else."""
+        try:
+            flag, stamp, gid = (text or "").split("~")
+            if flag not in ("0", "1"):
+                return None
+            return cls(flag == "1", datetime.fromisoformat(stamp).replace(tzinfo=UTC), int(gid))
+        except ValueError:
+            return None
+
+
+@dataclass
+class GamePage:
+    games: list[GameSummary]
+    next_cursor: str | None
+
+
+def day_start(day: date) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=UTC)
+
+
+def _ids_in_group(session: Session, f: GameFilter, complete: bool, after: Cursor | None,
+                  limit: int) -> list[tuple[int, datetime]]:
+    """(game id, date) of the next games of one group, in list order, from the index."""
+    t: Any = SeatResult if f.player_id is not None else StoredResult
+    stmt = select(t.game_id, t.played_at).where(t.complete == complete)
+    if f.player_id is not None:
+        stmt = stmt.where(t.player_id == f.player_id)
+    if f.profile is not None:
+        stmt = stmt.where(t.profile == f.profile)
+    if f.date_from is not None:
+        stmt = stmt.where(t.played_at >= day_start(f.date_from))
+    if f.date_to is not None:
+        stmt = stmt.where(t.played_at < day_start(f.date_to + timedelta(days=1)))
+    if after is not None and after.complete == complete:
+        stmt = stmt.where(tuple_(t.played_at, t.game_id) < tuple_(after.played_at, after.game_id))
+    stmt = stmt.order_by(t.played_at.desc(), t.game_id.desc()).limit(limit)
+    return [(int(gid), at) for gid, at in session.execute(stmt)]
+
+
+def list_games(session: Session, f: GameFilter | None = None, cursor: str | None = None,
+               limit: int | None = None) -> GamePage:
+    """One page of the game list (in progress first, newest first) after ``cursor``."""
+    f = f or GameFilter()
+    limit = limit or PAGE_SIZE
+    after = Cursor.decode(cursor)
+    groups = [c for c in (False, True) if f.status is None or f.status == STATUSES[int(c)]]
+    if after is not None:
+        groups = [c for c in groups if c >= after.complete]
+    found: list[tuple[bool, int, datetime]] = []
+    for complete in groups:
+        rows = _ids_in_group(session, f, complete, after, limit + 1 - len(found))
+        found.extend((complete, gid, at) for gid, at in rows)
+        if len(found) > limit:
+            break
+    more = len(found) > limit
+    found = found[:limit]
+    by_id = {r.game_id: r for r in session.scalars(
+        select(StoredResult).where(StoredResult.game_id.in_([gid for _c, gid, _a in found])))}
+    games = [summary_of(by_id[gid]) for _c, gid, _a in found if gid in by_id]
+    next_cursor = Cursor(found[-1][0], found[-1][2], found[-1][1]).encode() if more and found else None
+    return GamePage(games, next_cursor)
+
+
+def seats_of(session: Session, player_id: int, game_ids: list[int]) -> dict[int, int]:
+    """The player's seat in each of the games."""
+    return {int(g): int(s) for g, s in session.execute(
+        select(SeatResult.game_id, SeatResult.seat).where(SeatResult.player_id == player_id,
+                                                          SeatResult.game_id.in_(game_ids)))}
+
+
+def player_choices(session: Session) -> list[tuple[int, str]]:
+    """(id, name) of every player, by name (the list's player filter)."""
+    return [(int(i), str(n)) for i, n in session.execute(
+        select(Player.id, Player.name).order_by(func.lower(Player.name), Player.id))]
 
 
 def player_names(session: Session) -> list[str]:
     return list(session.scalars(select(Player.name).order_by(func.lower(Player.name))).all())
-
-
-def player_games(session: Session, player_id: int) -> tuple[Player, list[tuple[int, GameSummary]]] | None:
-    player = session.get(Player, player_id)
-    if player is None:
-        return None
-    seats = sorted(player.seats, key=lambda s: s.game_id, reverse=True)
-    return player, [(seat.seat, summarize(seat.game)) for seat in seats]
 
 
 def audit_log(session: Session, game_id: int) -> list[AuditEntry]:

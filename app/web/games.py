@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from app.db import get_session
 from app.forms.games import ImportForm, NewGameForm, option_field_name
+from app.forms.lists import GameFilterForm
 from app.rules import PROFILES, RecordError
 from app.services import games as games_service
 from app.services import queries
@@ -52,11 +53,40 @@ def load_game_or_404(game_id: int) -> Any:
     return game
 
 
+def list_filter(form: GameFilterForm) -> tuple[queries.GameFilter, dict[str, Any]]:
+    """The filters of a validated form (a field with an error is left out) and their
+    address parameters (for the next page's link)."""
+    def ok(name: str) -> Any:
+        field = form[name]
+        return None if field.errors else (field.data or None)
+
+    f = queries.GameFilter(player_id=ok("player"), profile=ok("profile"), status=ok("status"),
+                           date_from=ok("date_from"), date_to=ok("date_to"))
+    params = {k: str(v) for k, v in (("player", f.player_id), ("profile", f.profile), ("status", f.status),
+                                     ("date_from", f.date_from), ("date_to", f.date_to)) if v}
+    return f, params
+
+
+def filter_form(session: Any, language: str) -> tuple[GameFilterForm, queries.GameFilter, dict[str, Any]]:
+    form = GameFilterForm(formdata=request.args)
+    form.set_choices(queries.player_choices(session), language)
+    form.validate()
+    f, params = list_filter(form)
+    return form, f, params
+
+
 @bp.get("/")
-def index() -> str:
-    games = queries.list_games(get_session())
-    return render_template("games/index.html", games=games, profiles=PROFILES, lang=lang(),
-                           import_form=ImportForm())
+def index() -> Any:
+    session = get_session()
+    language = lang()
+    form, f, params = filter_form(session, language)
+    page = queries.list_games(session, f, request.args.get("after"))
+    next_url = url_for("games.index", **params, after=page.next_cursor) if page.next_cursor else None
+    status = 400 if any(field.errors for field in form) else 200
+    return render_template("games/index.html", games=page.games, profiles=PROFILES, lang=language,
+                           import_form=ImportForm(), filters=form, filtered=bool(params),
+                           next_url=next_url, first_url=url_for("games.index", **params)
+                           if request.args.get("after") else None), status
 
 
 @bp.route("/games/new", methods=["GET", "POST"])

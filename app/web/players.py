@@ -1,11 +1,14 @@
-"""The players roster: games played, wins (shared wins count), each player's games."""
+"""Players: the roster with everyone's statistics, a season's leaderboard, one player's
+page (per-profile split and their games, a page at a time)."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from typing import Any
+
+from flask import Blueprint, abort, render_template, request, url_for
 
 from app.db import get_session
 from app.rules import PROFILES
-from app.services import queries
+from app.services import queries, standings
 from app.web.games import lang
 
 bp = Blueprint("players", __name__)
@@ -13,14 +16,29 @@ bp = Blueprint("players", __name__)
 
 @bp.get("/players")
 def roster() -> str:
-    return render_template("players/roster.html", players=queries.roster(get_session()))
+    session = get_session()
+    seasons = standings.list_seasons(session)
+    season = None
+    raw = request.args.get("season", "")
+    if raw.isdigit():
+        season = standings.get_season(session, int(raw))
+    board = standings.season_leaderboard(session, season) if season is not None else None
+    return render_template("players/roster.html", players=standings.roster(session) if board is None else [],
+                           board=board, season=season, seasons=seasons)
 
 
 @bp.get("/players/<int:player_id>")
-def games(player_id: int) -> str:
-    found = queries.player_games(get_session(), player_id)
-    if found is None:
+def games(player_id: int) -> Any:
+    session = get_session()
+    stats = standings.player_stats(session, player_id)
+    if stats is None:
         abort(404)
-    player, games = found
-    return render_template("players/games.html", player=player, games=games, profiles=PROFILES,
-                           lang=lang())
+    after = request.args.get("after")
+    page = queries.list_games(session, queries.GameFilter(player_id=player_id), after)
+    seat_of = queries.seats_of(session, player_id, [g.id for g in page.games])
+    return render_template(
+        "players/games.html", player=stats, games=page.games, seat_of=seat_of, profiles=PROFILES,
+        lang=lang(),
+        next_url=url_for("players.games", player_id=player_id, after=page.next_cursor)
+        if page.next_cursor else None,
+        first_url=url_for("players.games", player_id=player_id) if after else None)

@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 
 from app.models import AuditAction, AuditEntry, Game, GameStatus, Player
 from app.rules import RecordError, score_record
-from app.services import hands, queries
+from app.services import hands, queries, standings
 from app.services.errors import ConflictError
 from app.services.games import import_game, start_game
 from tests.conftest import PLAYERS, load_record
@@ -137,21 +137,21 @@ def test_roster_counts_games_and_shared_wins(session):
     import_game(session, data)
     import_game(session, data)
     winners = score_record(data)["winners"]
-    rows = {r["name"]: r for r in queries.roster(session)}
+    rows = {r.name: r for r in standings.roster(session)}
     for seat, name in enumerate(data["players"]):
-        assert rows[name]["games"] == 2
-        assert rows[name]["wins"] == (2 if seat in winners else 0)
+        assert rows[name].games == 2
+        assert rows[name].wins == (2 if seat in winners else 0)
 
 
 def test_shared_win_counts_for_each_winner(session):
     data = load_record("ru32_complete.json")
     report = score_record(data)
     game = import_game(session, data)
-    assert queries.summarize(game).winners == report["winners"]
+    assert queries.summarize(session, game.id).winners == report["winners"]
 
 
 def test_list_games_in_progress_first(session):
     done = import_game(session, load_record("ru32_complete.json"))
     open_game = start_game(session, profile="fiestas", players=PLAYERS, first_seat=0)
-    listed = [s.id for s in queries.list_games(session)]
+    listed = [s.id for s in queries.list_games(session).games]
     assert listed.index(open_game.id) < listed.index(done.id)

@@ -1,0 +1,173 @@
+"""Players, standings and seasons: SQL aggregates over the stored results, never a replay.
+
+- The roster and a player's page read :class:`PlayerTotal` (all-time sums per profile, kept
+  in step with every change): a few rows per player whatever the number of games.
+- A season's standings sum the seat rows of the complete games played in its days
+  (``seat_result``, read through its date index).
+
+Ranking (one place): most wins, then most points, then fewest games, then name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
+
+from app.models import Player, PlayerTotal, Season, SeatResult
+from app.rules import PROFILES
+from app.services.queries import day_start
+
+
+@dataclass
+class StandingRow:
+    player_id: int
+    name: str
+    games: int = 0             # complete games (standings) / every game (roster)
+    complete_games: int = 0
+    wins: int = 0
+    shared_wins: int = 0
+    points: int = 0
+    kings_made: int = 0
+    violations: int = 0
+    rank: int = 0
+
+    @property
+    def average(self) -> float | None:
+        """Average final total over complete games."""
+        return self.points / self.complete_games if self.complete_games else None
+
+
+def rank_key(row: StandingRow) -> tuple[Any, ...]:
+    return (-row.wins, -row.points, row.complete_games, row.name.lower(), row.player_id)
+
+
+def ranked(rows: list[StandingRow]) -> list[StandingRow]:
+    """Sorted by :func:`rank_key`; equal wins and points share a rank (1, 2, 2, 4)."""
+    rows = sorted(rows, key=rank_key)
+    for k, row in enumerate(rows):
+        same = k and (rows[k - 1].wins, rows[k - 1].points) == (row.wins, row.points)
+        row.rank = rows[k - 1].rank if same else k + 1
+    return rows
+
+
+_SUMS = ("games", "complete_games", "wins", "shared_wins", "points", "kings_made", "violations")
+
+
+def _row(player_id: int, name: str, values: Any) -> StandingRow:
+    return StandingRow(player_id, name, **{c: int(values[c] or 0) for c in _SUMS})
+
+
+def roster(session: Session) -> list[StandingRow]:
+    """Every player (by name) with their all-time sums over every profile."""
+    pt = PlayerTotal
+    sums = (select(pt.player_id, *[func.sum(getattr(pt, c)).label(c) for c in _SUMS])
+            .group_by(pt.player_id).subquery())
+    stmt = (select(Player.id, Player.name, *[sums.c[c] for c in _SUMS])
+            .outerjoin(sums, sums.c.player_id == Player.id).order_by(func.lower(Player.name), Player.id))
+    return [_row(r.id, r.name, r._mapping) for r in session.execute(stmt)]
+
+
+@dataclass
+class PlayerStats:
+    player_id: int
+    name: str
+    overall: StandingRow
+    by_profile: list[tuple[str, StandingRow]] = field(default_factory=list)
+
+
+def player_stats(session: Session, player_id: int) -> PlayerStats | None:
+    """A player's all-time sums, overall and per profile (profiles in RULES.md order)."""
+    player = session.get(Player, player_id)
+    if player is None:
+        return None
+    rows = {t.profile: _row(player.id, player.name, {c: getattr(t, c) for c in _SUMS})
+            for t in session.scalars(select(PlayerTotal).where(PlayerTotal.player_id == player_id))}
+    overall = StandingRow(player.id, player.name)
+    for row in rows.values():
+        for c in _SUMS:
+            setattr(overall, c, getattr(overall, c) + getattr(row, c))
+    split = [(p, rows[p]) for p in PROFILES if p in rows and rows[p].games]
+    return PlayerStats(player.id, player.name, overall, split)
+
+
+# --- seasons ----------------------------------------------------------------------------------
+
+def get_season(session: Session, season_id: int) -> Season | None:
+    return session.get(Season, season_id)
+
+
+def list_seasons(session: Session) -> list[Season]:
+    """Newest first."""
+    return list(session.scalars(select(Season).order_by(Season.starts_on.desc(), Season.id.desc())))
+
+
+def season_standings(session: Session, season: Season, profile: str | None = None
+                     ) -> dict[str, list[StandingRow]]:
+    """Standings per profile over the complete games played in the season's days; with
+    ``profile`` None every profile played in it, else that one (empty list if none)."""
+    sr = SeatResult
+    stmt = (select(sr.profile, sr.player_id, Player.name,
+                   func.count().label("games"), func.count().label("complete_games"),
+                   func.sum(case((sr.won, 1), else_=0)).label("wins"),
+                   func.sum(case((sr.shared, 1), else_=0)).label("shared_wins"),
+                   func.sum(sr.total).label("points"), func.sum(sr.kings_made).label("kings_made"),
+                   func.sum(sr.violations).label("violations"))
+            .join(Player, Player.id == sr.player_id)
+            .where(sr.played_at >= day_start(season.starts_on),
+                   sr.played_at < day_start(season.ends_on + timedelta(days=1)), sr.complete)
+            .group_by(sr.profile, sr.player_id, Player.name))
+    if profile is not None:
+        stmt = stmt.where(sr.profile == profile)
+    out: dict[str, list[StandingRow]] = {}
+    for r in session.execute(stmt):
+        out.setdefault(r.profile, []).append(_row(r.player_id, r.name, r._mapping))
+    order = [p for p in PROFILES if p in out]
+    result = {p: ranked(out[p]) for p in order}
+    if profile is not None and profile not in result:
+        result[profile] = []
+    return result
+
+
+def season_leaderboard(session: Session, season: Season) -> list[StandingRow]:
+    """Every player of the season over all its profiles (wins and games; points are per
+    profile, so the leaderboard ranks by wins, then win rate)."""
+    rows: dict[int, StandingRow] = {}
+    for table in season_standings(session, season).values():
+        for r in table:
+            acc = rows.setdefault(r.player_id, StandingRow(r.player_id, r.name))
+            for c in ("games", "complete_games", "wins", "shared_wins", "kings_made", "violations"):
+                setattr(acc, c, getattr(acc, c) + getattr(r, c))
+    board = sorted(rows.values(), key=lambda r: (-r.wins, -(r.wins / r.games if r.games else 0),
+                                                 r.name.lower(), r.player_id))
+    for k, row in enumerate(board):
+        same = k and (board[k - 1].wins, board[k - 1].games) == (row.wins, row.games)
+        row.rank = board[k - 1].rank if same else k + 1
+    return board
+
+
+# --- the printable standings -----------------------------------------------------------------
+
+def standings_doc(session: Session, season: Season, profile: str | None, lang: str) -> dict[str, Any]:
+    """A season's standings as a plain dict for templates/pdf/standings.html."""
+    from dataclasses import asdict
+
+    tables = season_standings(session, season, profile)
+    return {
+        "id": season.id, "name": season.name, "starts_on": season.starts_on.isoformat(),
+        "ends_on": season.ends_on.isoformat(), "lang": lang,
+        "tables": [{"profile": p, "profile_name": PROFILES[p].name(lang),
+                    "rows": [{**asdict(r), "average": r.average} for r in rows]}
+                   for p, rows in tables.items()],
+    }
+
+
+def export_standings_pdf(doc: dict[str, Any]) -> bytes:
+    """The PDF of :func:`standings_doc` (app.pdf's renderer and stylesheet)."""
+    from flask import render_template
+
+    from app.pdf import render_pdf
+
+    return render_pdf(render_template("pdf/standings.html", doc=doc, orientation="portrait"))

@@ -1,0 +1,184 @@
+"""The game list: keyset pagination (no OFFSET), in progress first and newest first,
+filters by player, profile, status and days; the players' statistics."""
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime
+
+import pytest
+from sqlalchemy import event, select
+
+from app.db import get_db
+from app.models import Player, StoredResult
+from app.services import hands, queries, standings
+from app.services.games import import_game, start_game
+from app.services.imports import check_one, write_chunk
+from tests.conftest import PLAYERS, base_record, load_record
+
+COMPLETE = [load_record(f"{n}_complete.json") for n in ("ru32", "fiestas", "subastas", "rifki")]
+
+
+def add_games(session, n: int, day: date | None = None, offset: int = 0) -> list[int]:
+    """n games (every third in progress), played on ``day`` (default: now)."""
+    ids = []
+    players: dict[str, int] = {}
+    for k in range(offset, offset + n):
+        record = base_record("fiestas") if k % 3 == 0 else COMPLETE[k % 4]
+        record = dict(record, players=[PLAYERS[0], PLAYERS[1], PLAYERS[2], f"Guest {k % 5}"])
+        when = datetime(day.year, day.month, day.day, 12, tzinfo=UTC) if day else None
+        ids += write_chunk(session, [check_one(record)], who="t", played_at=when, players=players)
+    return ids
+
+
+def walk(session, f=None, limit=4, between_pages=None) -> list[int]:
+    seen, cursor = [], None
+    while True:
+        page = queries.list_games(session, f, cursor, limit=limit)
+        seen += [g.id for g in page.games]
+        if page.next_cursor is None:
+            return seen
+        cursor = page.next_cursor
+        if between_pages:
+            between_pages()
+
+
+def expected_order(session, ids=None) -> list[int]:
+    rows = session.scalars(select(StoredResult)).all()
+    rows = [r for r in rows if ids is None or r.game_id in ids]
+    rows.sort(key=lambda r: (r.complete, -r.played_at.replace(tzinfo=None).timestamp(), -r.game_id))
+    return [r.game_id for r in rows]
+
+
+def test_pages_in_progress_first_then_newest_first(session):
+    add_games(session, 7, date(2026, 1, 5))
+    add_games(session, 7, date(2026, 2, 5), offset=7)
+    add_games(session, 5, offset=14)     # today, same second: ties broken by id
+    order = walk(session)
+    assert order == expected_order(session)
+    assert len(order) == 19 == len(set(order))
+    page = queries.list_games(session, limit=100)
+    complete = [g.complete for g in page.games]
+    assert complete == sorted(complete)   # every in-progress game before every finished one
+
+
+def test_pagination_never_repeats_or_skips_while_games_are_added(session):
+    before = add_games(session, 10, date(2026, 1, 5)) + add_games(session, 6, offset=10)
+    added: list[int] = []
+
+    def meanwhile():
+        added.extend(add_games(session, 2, offset=100 + len(added)))
+        game = import_game(session, COMPLETE[1])
+        added.append(game.id)
+
+    seen = walk(session, limit=3, between_pages=meanwhile)
+    assert len(seen) == len(set(seen)), "a game was listed twice"
+    assert set(before) <= set(seen), "a game was skipped"
+    assert added, "games were added while paging"
+
+
+def test_no_offset_in_any_list_query(app, session):
+    add_games(session, 9)
+    statements: list[str] = []
+    engine = get_db(app).engine
+
+    def record(_conn, _cursor, statement, parameters, *_args):
+        statements.append((statement, parameters))
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        pid = session.scalar(select(Player.id).where(Player.name == PLAYERS[0]))
+        walk(session, limit=2)
+        walk(session, queries.GameFilter(player_id=pid), limit=2)
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert statements
+    # SQLite's dialect always writes "LIMIT ? OFFSET ?": the offset must then be 0
+    assert not [s for s, params in statements if "OFFSET" in s.upper() and list(params)[-1] != 0]
+
+
+@pytest.mark.parametrize("case", ["player", "profile", "status", "days", "all"])
+def test_filters_list_exactly_the_matching_games(session, case):
+    add_games(session, 8, date(2026, 1, 5))
+    add_games(session, 8, date(2026, 2, 5), offset=8)
+    add_games(session, 4, offset=16)
+    guest = session.scalar(select(Player.id).where(Player.name == "Guest 1"))
+    rows = session.scalars(select(StoredResult)).all()
+    f = {"player": queries.GameFilter(player_id=guest),
+         "profile": queries.GameFilter(profile="ru32"),
+         "status": queries.GameFilter(status="in_progress"),
+         "days": queries.GameFilter(date_from=date(2026, 1, 1), date_to=date(2026, 2, 5)),
+         "all": queries.GameFilter(player_id=guest, profile="rifki", status="complete",
+                                   date_from=date(2026, 2, 5), date_to=date(2026, 2, 5))}[case]
+
+    def keep(r):
+        day = r.played_at.date()
+        return ((f.player_id is None or "Guest 1" in r.players)
+                and (f.profile is None or r.profile == f.profile)
+                and (f.status is None or r.complete == (f.status == "complete"))
+                and (f.date_from is None or day >= f.date_from)
+                and (f.date_to is None or day <= f.date_to))
+
+    wanted = expected_order(session, {r.game_id for r in rows if keep(r)})
+    assert wanted
+    assert walk(session, f, limit=3) == wanted
+
+
+def test_list_page_filters_and_next_link(client, app, monkeypatch):
+    monkeypatch.setattr(queries, "PAGE_SIZE", 3)
+    from app.db import get_session
+
+    with app.app_context():
+        add_games(get_session(), 7)
+    html = client.get("/").get_data(as_text=True)
+    listed = re.findall(r'data-game="(\d+)"', html)
+    assert len(listed) == 3
+    nxt = re.search(r'href="([^"]+)" rel="next"', html).group(1).replace("&amp;", "&")
+    more = re.findall(r'data-game="(\d+)"', client.get(nxt).get_data(as_text=True))
+    assert len(more) == 3 and not set(more) & set(listed)
+    html = client.get("/?status=in_progress").get_data(as_text=True)
+    assert "finished</span>" not in html and "in progress</span>" in html
+
+
+@pytest.mark.parametrize("query, field", [("date_from=2026-13-01", "From"), ("player=abc", "Player"),
+                                          ("status=lost", "Status"), ("profile=poker", "Game"),
+                                          ("player=99999", "Player")])
+def test_bad_filters_name_the_field_never_500(client, make_game, query, field):
+    make_game(record=COMPLETE[0])
+    r = client.get(f"/?{query}")
+    assert r.status_code == 400
+    html = r.get_data(as_text=True)
+    assert re.search(rf'role="alert">{field}: ', html)
+    assert 'data-game="' in html                       # the list is still there
+    assert client.get("/?after=garbage~x~y").status_code == 200
+
+
+def test_player_statistics_per_profile(client, session):
+    tie = load_record("fiestas_complete.json")
+    from tests.services.test_results import tie_on_top
+
+    import_game(session, COMPLETE[1])
+    import_game(session, tie_on_top(tie))
+    import_game(session, COMPLETE[3])                        # rifki: Ana makes a King
+    game = start_game(session, profile="ru32", players=PLAYERS, first_seat=0)
+    hands.record_hand(session, game, {"contract": "no-tricks", "counts": {"tricks": [1, 5, 1, 1]}},
+                      expected_version=game.version)
+    names = COMPLETE[1]["players"]
+    assert names == COMPLETE[3]["players"] == PLAYERS
+    by_name = {r.name: r for r in standings.roster(session)}
+    # fiestas: [20, -80, 90, -30] then, tied, Carla and Ana share it; rifki: Ana wins
+    tied = standings.player_stats(session, by_name["Ana"].player_id)
+    fiestas = dict(tied.by_profile)["fiestas"]
+    assert (fiestas.games, fiestas.complete_games, fiestas.wins, fiestas.shared_wins) == (2, 2, 1, 1)
+    assert fiestas.points == 20 + 90 and fiestas.average == 55
+    rifki = dict(tied.by_profile)["rifki"]
+    assert (rifki.wins, rifki.points, rifki.kings_made) == (1, 500, 1)
+    ru32 = dict(tied.by_profile)["ru32"]
+    assert (ru32.games, ru32.complete_games, ru32.points, ru32.average) == (1, 0, 0, None)
+    assert (tied.overall.games, tied.overall.wins, tied.overall.kings_made) == (4, 2, 1)
+    assert by_name["Ana"].wins == 2 and by_name["Carla"].wins == 2 and by_name["Beto"].wins == 0
+    page = client.get(f"/players/{by_name['Ana'].player_id}").get_data(as_text=True)
+    assert re.search(r'data-profile="fiestas">.*?data-games="2".*?data-wins="1".*?data-shared="1"'
+                     r'.*?data-points="110".*?data-average="55.0"', page, re.S)
+    assert page.count('data-game="') == 4 and "won" in page
+    roster = client.get("/players").get_data(as_text=True)
+    assert re.search(r'>Carla</a></th>\s*<td data-games="4">4</td><td data-wins="2">', roster)
