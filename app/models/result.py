@@ -8,9 +8,10 @@ indexed columns, and never replay a record.
 - :class:`StoredResult`: one row per game (status, hands counted, totals, winners, …).
 - :class:`SeatResult`: one row per seat of a game, with the columns a player's statistics
   and the keyset-paginated lists filter and sort on (copied from the game).
-- :class:`PlayerTotal`: each player's all-time sums per profile, kept up to date by adding
-  the difference of every change (the roster reads a few rows per player instead of
-  summing every game they ever played).
+- :class:`PlayerTotal`: each player's sums per profile, all time (``season_id`` 0) and in
+  each season, kept up to date by adding the difference of every change (the roster, a
+  player's page and a season's standings read a few rows per player instead of summing
+  every game they ever played).
 """
 from __future__ import annotations
 
@@ -81,11 +82,16 @@ SEAT_COLUMNS = ("player_id", "profile", "complete", "played_at", "total", "won",
                 "kings_made", "violations")
 
 
+ALL_TIME = 0
+
+
 class PlayerTotal(Base):
-    """A player's sums over every stored game of one profile."""
+    """A player's sums over the stored games of one profile: every game (``season_id`` 0,
+    :data:`ALL_TIME`) or those played in one season's days."""
 
     __tablename__ = "player_total"
 
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), primary_key=True)
     profile: Mapped[str] = mapped_column(String(16), primary_key=True)
     games: Mapped[int] = mapped_column(Integer, default=0)

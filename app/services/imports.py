@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import insert
+from sqlalchemy import Table, insert
 from sqlalchemy.orm import Session
 
 from app.db import utcnow
@@ -27,6 +27,10 @@ from app.services.records import check_names, checked_record
 from app.services.results import ResultValues, bulk_insert_results, player_ids_for, result_values
 
 CHUNK = 500
+#: Core tables: multi-row inserts without the ORM's per-row bookkeeping.
+GAME = cast(Table, Game.__table__)
+SEAT = cast(Table, Seat.__table__)
+AUDIT = cast(Table, AuditEntry.__table__)
 
 
 @dataclass
@@ -92,7 +96,7 @@ def write_chunk(session: Session, chunk: list[Checked], *, who: str, played_at: 
              "status": GameStatus.COMPLETE if c.values.game["complete"] else GameStatus.IN_PROGRESS,
              "version": 1, "created_at": when, "updated_at": now} for c in chunk]
     ids = [int(r[0]) for r in session.execute(
-        insert(Game).returning(Game.id, sort_by_parameter_order=True), rows)]
+        insert(GAME).returning(GAME.c.id, sort_by_parameter_order=True), rows)]
     seats: list[dict[str, Any]] = []
     audits: list[dict[str, Any]] = []
     results: list[tuple[int, datetime, list[int], ResultValues]] = []
@@ -103,8 +107,8 @@ def write_chunk(session: Session, chunk: list[Checked], *, who: str, played_at: 
                        "hand_index": None, "before": None, "after": copy.deepcopy(c.record),
                        "version": 1})
         results.append((game_id, when, pids, c.values))
-    session.execute(insert(Seat), seats)
-    session.execute(insert(AuditEntry), audits)
+    session.execute(insert(SEAT), seats)
+    session.execute(insert(AUDIT), audits)
     bulk_insert_results(session, results)
     session.commit()
     return ids

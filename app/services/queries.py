@@ -4,7 +4,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select, tuple_
@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.models import AuditEntry, Game, Player, SeatResult, StoredResult
 from app.rules import RecordError, build_report, digest, get_profile, load
+from app.services.results import day_start
 
 
 def get_game(session: Session, game_id: int) -> Game | None:
@@ -129,10 +130,6 @@ class Cursor:
 class GamePage:
     games: list[GameSummary]
     next_cursor: str | None
-
-
-def day_start(day: date) -> datetime:
-    return datetime.combine(day, time.min, tzinfo=UTC)
 
 
 def _ids_in_group(session: Session, f: GameFilter, complete: bool, after: Cursor | None,

@@ -12,18 +12,22 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, cast
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Table, case, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from app.models import Game, GameStatus, Player, PlayerTotal, Seat, SeatResult, StoredResult
-from app.models.result import SEAT_COLUMNS, TOTAL_COLUMNS
+from app.models import Game, GameStatus, Player, PlayerTotal, Season, Seat, SeatResult, StoredResult
+from app.models.result import ALL_TIME, SEAT_COLUMNS, TOTAL_COLUMNS
 from app.rules import RecordError, digest, load
 
-TotalsKey = tuple[int, str]          # (player_id, profile)
+#: Core tables: multi-row inserts without the ORM's per-row bookkeeping.
+GAME_RESULT = cast(Table, StoredResult.__table__)
+SEAT_RESULT = cast(Table, SeatResult.__table__)
+
+TotalsKey = tuple[int, int, str]     # (season_id, player_id, profile)
 Deltas = dict[TotalsKey, dict[str, int]]
 
 
@@ -101,6 +105,32 @@ def seat_rows(game_id: int, played_at: datetime, player_ids: Sequence[int],
 
 # --- player totals: sums kept by adding differences ------------------------------------------
 
+def day_start(day: date) -> datetime:
+    """The first instant of a day (UTC): games are dated and seasons bounded in UTC days."""
+    return datetime.combine(day, time.min, tzinfo=UTC)
+
+
+def _naive_utc(at: datetime) -> datetime:
+    return at.astimezone(UTC).replace(tzinfo=None) if at.tzinfo else at
+
+
+@dataclass(frozen=True)
+class Scopes:
+    """Which player totals a game adds to: all time, and every season whose days hold it."""
+
+    seasons: tuple[tuple[int, datetime, datetime], ...] = ()
+
+    def of(self, played_at: datetime) -> list[int]:
+        at = _naive_utc(played_at)
+        return [ALL_TIME, *(sid for sid, lo, hi in self.seasons if lo <= at < hi)]
+
+
+def load_scopes(session: Session) -> Scopes:
+    return Scopes(tuple((sid, _naive_utc(day_start(a)), _naive_utc(day_start(b + timedelta(days=1))))
+                        for sid, a, b in session.execute(select(Season.id, Season.starts_on,
+                                                                Season.ends_on))))
+
+
 def seat_contribution(row: Any) -> dict[str, int]:
     """What one seat row adds to its player's total for its profile."""
     complete = bool(row["complete"])
@@ -109,18 +139,20 @@ def seat_contribution(row: Any) -> dict[str, int]:
             "kings_made": int(row["kings_made"]), "violations": int(row["violations"])}
 
 
-def add_rows(deltas: Deltas, rows: Iterable[Any], sign: int) -> None:
+def add_rows(deltas: Deltas, rows: Iterable[Any], sign: int, scopes: Scopes) -> None:
     for row in rows:
-        key = (int(row["player_id"]), str(row["profile"]))
-        acc = deltas.setdefault(key, dict.fromkeys(TOTAL_COLUMNS, 0))
-        for col, v in seat_contribution(row).items():
-            acc[col] += sign * v
+        contribution = seat_contribution(row)
+        for scope in scopes.of(row["played_at"]):
+            key = (scope, int(row["player_id"]), str(row["profile"]))
+            acc = deltas.setdefault(key, dict.fromkeys(TOTAL_COLUMNS, 0))
+            for col, v in contribution.items():
+                acc[col] += sign * v
 
 
 def apply_deltas(session: Session, deltas: Deltas) -> None:
     """Adds the differences to player_total in one upsert (INSERT … ON CONFLICT DO UPDATE
     SET col = col + excluded.col, atomic on both databases)."""
-    rows = [{"player_id": k[0], "profile": k[1], **d} for k, d in sorted(deltas.items())
+    rows = [{"season_id": k[0], "player_id": k[1], "profile": k[2], **d} for k, d in sorted(deltas.items())
             if any(d.values())]
     if not rows:
         return
@@ -129,7 +161,7 @@ def apply_deltas(session: Session, deltas: Deltas) -> None:
     stmt = mod.insert(PlayerTotal)
     table = PlayerTotal.__table__
     stmt = stmt.on_conflict_do_update(
-        index_elements=["player_id", "profile"],
+        index_elements=["season_id", "player_id", "profile"],
         set_={c: table.c[c] + stmt.excluded[c] for c in TOTAL_COLUMNS})
     session.execute(stmt, rows)
 
@@ -146,12 +178,13 @@ def store_results(session: Session, game: Game, values: ResultValues,
         select(*[SeatResult.__table__.c[c] for c in SEAT_COLUMNS]).where(SeatResult.game_id == game.id))]
     new = seat_rows(game.id, game.created_at, player_ids, values)
     deltas: Deltas = {}
-    add_rows(deltas, old, -1)
-    add_rows(deltas, new, +1)
+    scopes = load_scopes(session)
+    add_rows(deltas, old, -1, scopes)
+    add_rows(deltas, new, +1, scopes)
     session.execute(delete(SeatResult).where(SeatResult.game_id == game.id))
     session.execute(delete(StoredResult).where(StoredResult.game_id == game.id))
-    session.execute(insert(StoredResult), [game_row(game.id, game.created_at, values)])
-    session.execute(insert(SeatResult), new)
+    session.execute(insert(GAME_RESULT), [game_row(game.id, game.created_at, values)])
+    session.execute(insert(SEAT_RESULT), new)
     apply_deltas(session, deltas)
 
 
@@ -166,10 +199,10 @@ def bulk_insert_results(session: Session, games: Iterable[tuple[int, datetime, S
         seats.extend(seat_rows(game_id, played_at, player_ids, values))
     if not game_rows:
         return
-    session.execute(insert(StoredResult), game_rows)
-    session.execute(insert(SeatResult), seats)
+    session.execute(insert(GAME_RESULT), game_rows)
+    session.execute(insert(SEAT_RESULT), seats)
     deltas: Deltas = {}
-    add_rows(deltas, seats, +1)
+    add_rows(deltas, seats, +1, load_scopes(session))
     apply_deltas(session, deltas)
 
 
@@ -257,10 +290,9 @@ def _player_ids(session: Session, ids: list[int]) -> dict[int, list[int]]:
     return out
 
 
-def player_total_rows(session: Session) -> list[dict[str, Any]]:
-    """Every player's totals per profile, summed from the seat rows (what player_total holds)."""
-    from sqlalchemy import case, func
-
+def player_total_rows(session: Session, season: Season | None = None) -> list[dict[str, Any]]:
+    """Every player's totals per profile summed from the seat rows, all time or in one
+    season's days (what player_total holds for that scope)."""
     sr = SeatResult
     stmt = (select(sr.player_id, sr.profile, func.count().label("games"),
                    func.sum(case((sr.complete, 1), else_=0)).label("complete_games"),
@@ -270,19 +302,41 @@ def player_total_rows(session: Session) -> list[dict[str, Any]]:
                    func.sum(sr.kings_made).label("kings_made"),
                    func.sum(sr.violations).label("violations"))
             .group_by(sr.player_id, sr.profile).order_by(sr.player_id, sr.profile))
-    return [{k: (int(v) if k != "profile" else v) for k, v in r._mapping.items()}
+    scope = ALL_TIME
+    if season is not None:
+        scope = season.id
+        stmt = stmt.where(sr.played_at >= day_start(season.starts_on),
+                          sr.played_at < day_start(season.ends_on + timedelta(days=1)))
+    return [{"season_id": scope, **{k: (int(v) if k != "profile" else v) for k, v in r._mapping.items()}}
             for r in session.execute(stmt)]
 
 
-def recompute_player_totals(session: Session) -> None:
-    """player_total from scratch: one aggregate over the seat rows."""
+def all_player_total_rows(session: Session) -> list[dict[str, Any]]:
+    """player_total as it should be: all time and every season, by key."""
     rows = player_total_rows(session)
-    current = {(r.player_id, r.profile): {c: getattr(r, c) for c in TOTAL_COLUMNS}
-               for r in session.scalars(select(PlayerTotal))}
-    wanted = {(r["player_id"], r["profile"]): {c: r[c] for c in TOTAL_COLUMNS} for r in rows}
+    for season in session.scalars(select(Season).order_by(Season.id)):
+        rows += player_total_rows(session, season)
+    return sorted(rows, key=lambda r: (r["season_id"], r["player_id"], r["profile"]))
+
+
+def recompute_player_totals(session: Session) -> None:
+    """player_total from scratch (all time and every season): aggregates over the seat rows."""
+    rows = all_player_total_rows(session)
+    current = {(r.season_id, r.player_id, r.profile): {c: getattr(r, c) for c in TOTAL_COLUMNS}
+               for r in session.scalars(select(PlayerTotal)) if r.games}
+    wanted = {(r["season_id"], r["player_id"], r["profile"]): {c: r[c] for c in TOTAL_COLUMNS}
+              for r in rows}
     if current == wanted:
         return
     session.execute(delete(PlayerTotal))
+    if rows:
+        session.execute(insert(PlayerTotal), rows)
+
+
+def recompute_season_totals(session: Session, season: Season) -> None:
+    """One season's player totals from its days' seat rows (its days were set or changed)."""
+    session.execute(delete(PlayerTotal).where(PlayerTotal.season_id == season.id))
+    rows = player_total_rows(session, season)
     if rows:
         session.execute(insert(PlayerTotal), rows)
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import date
 
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from app.models import Season
+from app.models import PlayerTotal, Season
 from app.services.errors import InputError
+from app.services.results import recompute_season_totals
 
 NAME_MAX = 80
 
@@ -44,10 +45,13 @@ def save_season(session: Session, *, name: str, starts_on: date | None, ends_on:
         session.add(season)
     else:
         season.name, season.starts_on, season.ends_on = clean, starts_on, ends_on
+    session.flush()
+    recompute_season_totals(session, season)
     session.commit()
     return season
 
 
 def delete_season(session: Session, season: Season) -> None:
+    session.execute(delete(PlayerTotal).where(PlayerTotal.season_id == season.id))
     session.delete(season)
     session.commit()

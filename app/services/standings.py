@@ -1,24 +1,23 @@
 """Players, standings and seasons: SQL aggregates over the stored results, never a replay.
 
-- The roster and a player's page read :class:`PlayerTotal` (all-time sums per profile, kept
-  in step with every change): a few rows per player whatever the number of games.
-- A season's standings sum the seat rows of the complete games played in its days
-  (``seat_result``, read through its date index).
+- The roster, a player's page and a season's standings read :class:`PlayerTotal` (sums per
+  profile, all time and per season, kept in step with every change and recomputed by one
+  aggregate over the seat rows when a season's days change or on rebuild): a few rows per
+  player whatever the number of games.
 
 Ranking (one place): most wins, then most points, then fewest games, then name.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.models import Player, PlayerTotal, Season, SeatResult
+from app.models import Player, PlayerTotal, Season
+from app.models.result import ALL_TIME
 from app.rules import PROFILES
-from app.services.queries import day_start
 
 
 @dataclass
@@ -64,7 +63,7 @@ def roster(session: Session) -> list[StandingRow]:
     """Every player (by name) with their all-time sums over every profile."""
     pt = PlayerTotal
     sums = (select(pt.player_id, *[func.sum(getattr(pt, c)).label(c) for c in _SUMS])
-            .group_by(pt.player_id).subquery())
+            .where(pt.season_id == ALL_TIME).group_by(pt.player_id).subquery())
     stmt = (select(Player.id, Player.name, *[sums.c[c] for c in _SUMS])
             .outerjoin(sums, sums.c.player_id == Player.id).order_by(func.lower(Player.name), Player.id))
     return [_row(r.id, r.name, r._mapping) for r in session.execute(stmt)]
@@ -84,7 +83,8 @@ def player_stats(session: Session, player_id: int) -> PlayerStats | None:
     if player is None:
         return None
     rows = {t.profile: _row(player.id, player.name, {c: getattr(t, c) for c in _SUMS})
-            for t in session.scalars(select(PlayerTotal).where(PlayerTotal.player_id == player_id))}
+            for t in session.scalars(select(PlayerTotal).where(PlayerTotal.season_id == ALL_TIME,
+                                                               PlayerTotal.player_id == player_id))}
     overall = StandingRow(player.id, player.name)
     for row in rows.values():
         for c in _SUMS:
@@ -108,24 +108,17 @@ def season_standings(session: Session, season: Season, profile: str | None = Non
                      ) -> dict[str, list[StandingRow]]:
     """Standings per profile over the complete games played in the season's days; with
     ``profile`` None every profile played in it, else that one (empty list if none)."""
-    sr = SeatResult
-    stmt = (select(sr.profile, sr.player_id, Player.name,
-                   func.count().label("games"), func.count().label("complete_games"),
-                   func.sum(case((sr.won, 1), else_=0)).label("wins"),
-                   func.sum(case((sr.shared, 1), else_=0)).label("shared_wins"),
-                   func.sum(sr.total).label("points"), func.sum(sr.kings_made).label("kings_made"),
-                   func.sum(sr.violations).label("violations"))
-            .join(Player, Player.id == sr.player_id)
-            .where(sr.played_at >= day_start(season.starts_on),
-                   sr.played_at < day_start(season.ends_on + timedelta(days=1)), sr.complete)
-            .group_by(sr.profile, sr.player_id, Player.name))
+    pt = PlayerTotal
+    stmt = (select(pt, Player.name).join(Player, Player.id == pt.player_id)
+            .where(pt.season_id == season.id, pt.complete_games > 0))
     if profile is not None:
-        stmt = stmt.where(sr.profile == profile)
+        stmt = stmt.where(pt.profile == profile)
     out: dict[str, list[StandingRow]] = {}
-    for r in session.execute(stmt):
-        out.setdefault(r.profile, []).append(_row(r.player_id, r.name, r._mapping))
-    order = [p for p in PROFILES if p in out]
-    result = {p: ranked(out[p]) for p in order}
+    for total, name in session.execute(stmt):
+        values = {c: getattr(total, c) for c in _SUMS}
+        values["games"] = values["complete_games"]
+        out.setdefault(total.profile, []).append(_row(total.player_id, name, values))
+    result = {p: ranked(out[p]) for p in PROFILES if p in out}
     if profile is not None and profile not in result:
         result[profile] = []
     return result

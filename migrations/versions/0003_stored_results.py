@@ -54,6 +54,7 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f('ix_game_result_record_digest'), ['record_digest'], unique=False)
 
     op.create_table('player_total',
+    sa.Column('season_id', sa.Integer(), nullable=False),
     sa.Column('player_id', sa.Integer(), nullable=False),
     sa.Column('profile', sa.String(length=16), nullable=False),
     sa.Column('games', sa.Integer(), nullable=False),
@@ -64,7 +65,7 @@ def upgrade() -> None:
     sa.Column('kings_made', sa.Integer(), nullable=False),
     sa.Column('violations', sa.Integer(), nullable=False),
     sa.ForeignKeyConstraint(['player_id'], ['player.id'], name=op.f('fk_player_total_player_id_player'), ondelete='CASCADE'),
-    sa.PrimaryKeyConstraint('player_id', 'profile', name=op.f('pk_player_total'))
+    sa.PrimaryKeyConstraint('season_id', 'player_id', 'profile', name=op.f('pk_player_total'))
     )
     op.create_table('seat_result',
     sa.Column('game_id', sa.Integer(), nullable=False),
@@ -121,9 +122,9 @@ def _backfill() -> None:
         bind.execute(meta.tables["game_result"].insert(), game_rows)
         bind.execute(meta.tables["seat_result"].insert(), seats)
     bind.execute(sa.text(
-        "INSERT INTO player_total (player_id, profile, games, complete_games, wins, shared_wins, "
-        "points, kings_made, violations) "
-        "SELECT player_id, profile, COUNT(*), "
+        "INSERT INTO player_total (season_id, player_id, profile, games, complete_games, wins, "
+        "shared_wins, points, kings_made, violations) "
+        "SELECT 0, player_id, profile, COUNT(*), "
         "SUM(CASE WHEN complete THEN 1 ELSE 0 END), SUM(CASE WHEN won THEN 1 ELSE 0 END), "
         "SUM(CASE WHEN shared THEN 1 ELSE 0 END), SUM(CASE WHEN complete THEN total ELSE 0 END), "
         "SUM(kings_made), SUM(violations) FROM seat_result GROUP BY player_id, profile"))

@@ -3,6 +3,7 @@ says; player totals equal the sums of the seat rows; rebuild changes nothing."""
 from __future__ import annotations
 
 import copy
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -13,7 +14,8 @@ from app.rules import digest, load
 from app.services import hands
 from app.services.games import import_game, start_game
 from app.services.referee import apply_ruling
-from app.services.results import player_total_rows, rebuild_results
+from app.services.seasons import save_season
+from app.services.results import all_player_total_rows, rebuild_results
 from tests.conftest import PLAYERS, load_record
 from tests.web.test_referee import REVOKE, finish_without_deal
 
@@ -80,19 +82,19 @@ def assert_stored_equal_replay(session: Any) -> int:
                     row.profile) == (
                 want["totals"][s], s in want["winners"], s in want["winners"] and len(want["winners"]) > 1,
                 want["kings"][s], want["violations"][s], want["complete"], game.profile)
-    kept = [{"player_id": t.player_id, "profile": t.profile,
+    kept = [{"season_id": t.season_id, "player_id": t.player_id, "profile": t.profile,
              **{c: getattr(t, c) for c in ("games", "complete_games", "wins", "shared_wins", "points",
                                            "kings_made", "violations")}}
-            for t in session.scalars(select(PlayerTotal).order_by(PlayerTotal.player_id,
-                                                                   PlayerTotal.profile))
+            for t in session.scalars(select(PlayerTotal).order_by(
+                PlayerTotal.season_id, PlayerTotal.player_id, PlayerTotal.profile))
             if t.games]
-    assert kept == player_total_rows(session)
+    assert kept == all_player_total_rows(session)
     return len(games)
 
 
 def snapshot(session: Any) -> list[Any]:
     out = []
-    for table in ("game", "game_result", "seat_result", "player_total"):
+    for table in ("game", "game_result", "seat_result", "player_total", "season"):
         rows = session.execute(text(f"SELECT * FROM {table} ORDER BY 1, 2")).all()
         out.append([tuple(r) for r in rows])
     return out
@@ -107,7 +109,15 @@ def test_imported_record_stores_its_replay(session, name):
     assert len(shared) == 2
 
 
+def seasons_around_today(session):
+    """A season holding today's games and one long past: totals are kept per season too."""
+    today = datetime.now(UTC).date()
+    save_season(session, name="Now", starts_on=today - timedelta(days=1), ends_on=today + timedelta(days=1))
+    save_season(session, name="Past", starts_on=date(2020, 1, 1), ends_on=date(2020, 12, 31))
+
+
 def test_every_kind_of_change_keeps_stored_results_equal_to_replay(session):
+    seasons_around_today(session)
     full = load_record("rifki_complete.json")
     game = start_game(session, profile="rifki", players=full["players"], first_seat=full["first_chooser"])
     assert_stored_equal_replay(session)
@@ -137,6 +147,7 @@ def test_every_kind_of_change_keeps_stored_results_equal_to_replay(session):
 
 
 def test_violations_are_counted_for_the_offending_seat(session):
+    seasons_around_today(session)
     game = start_game(session, profile="ru32", players=PLAYERS, first_seat=0)
     hands.record_hand(session, game, revoke_hand(), expected_version=game.version)
     assert_stored_equal_replay(session)
@@ -145,11 +156,13 @@ def test_violations_are_counted_for_the_offending_seat(session):
     carla = session.scalars(select(SeatResult).where(SeatResult.game_id == game.id,
                                                       SeatResult.seat == 2)).one()
     assert carla.violations >= 1
-    total = session.scalars(select(PlayerTotal).where(PlayerTotal.player_id == carla.player_id)).one()
+    total = session.scalars(select(PlayerTotal).where(PlayerTotal.player_id == carla.player_id,
+                                                      PlayerTotal.season_id == 0)).one()
     assert total.violations == carla.violations and total.games == 1 and total.complete_games == 0
 
 
 def test_rebuild_changes_nothing_and_repairs_what_was_damaged(app, session):
+    seasons_around_today(session)
     for name in PROFILES:
         import_game(session, load_record(f"{name}_complete.json"))
     game = start_game(session, profile="ru32", players=PLAYERS, first_seat=1)

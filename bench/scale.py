@@ -1,0 +1,333 @@
+"""Scale benchmark: the lists and statistics at 100 and at 100,000 games.
+
+For each database (SQLite, and PostgreSQL when reachable on 127.0.0.1:5432) it builds two
+databases of generated games, 100 and 100,000 (``--games``), played over five years by a
+club of 200 players, a few dozen of them still in progress, then times in-process (Flask's
+test client, one worker) these pages:
+
+    /                      the game list (first page)
+    /?player=ID            the list filtered by one player
+    /players               the roster with everyone's statistics
+    /players/ID            one player's page (per-profile split, their games)
+    /seasons/ID            a season's standings (one quarter of a year)
+
+Each figure is the median of ``--repeat`` requests after a warm-up. Building 100,000 games
+by replaying each record would take minutes, so the generator replays a pool of distinct
+random games once, and writes every game as one of them with four players of the club,
+its stored results inserted directly in bulk (the pool's results with the players' names:
+names do not change scores); a sample of the stored games is then replayed and checked
+against what was stored. A worker's memory is reported as its resident size before and
+after serving ``--memory-requests`` more requests at the large size.
+
+The last line is ``ratio: R``, the worst (large-size time / small-size time) over those
+pages and databases. Targets (issue 12): R <= 2; moonshot R <= 1.2 with every page under
+50 ms at 100,000 games.
+
+    python bench/scale.py [--games 100000] [--small 100] [--repeat 15] [--no-postgres]
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PG_ADMIN = os.environ.get("KINGSHEET_BENCH_PG", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
+PLAYERS = 200
+POOL = 48
+START = date(2022, 1, 1)
+DAYS = 5 * 365
+SEASON = ("Liga de invierno 2026", date(2026, 1, 1), date(2026, 3, 31))
+IN_PROGRESS = 40          # the newest games are still being played
+CHUNK = 5000
+
+
+# --- the pool of distinct games ----------------------------------------------------------------
+
+def _counts_hands(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with every full trick-by-trick hand entered as counts (a smaller record,
+    the same scores; checked by replaying both)."""
+    from app.rules import load
+
+    result = load(record)
+    out = dict(record, hands=[])
+    for raw, h in zip(record["hands"], result.hands, strict=True):
+        hand = {k: v for k, v in raw.items() if k not in ("tricks", "deal")}
+        if "tricks" in raw and not h.ended_early:
+            counts: dict[str, Any] = {}
+            for element, v in h.counts.items():
+                if element == "kh":
+                    counts[element] = list(v).index(1)
+                elif element == "last_two":
+                    counts[element] = list(h.trick_winners[-2:])
+                else:
+                    counts[element] = list(v)
+            hand["counts"] = counts
+        elif "tricks" in raw:
+            hand["tricks"] = raw["tricks"]
+        out["hands"].append(hand)
+    try:
+        if list(load(out).totals) == list(result.totals):
+            return out
+    except Exception:  # noqa: BLE001 - keep the original when the conversion does not replay
+        pass
+    return record
+
+
+def build_pool(rng: random.Random) -> tuple[list[Any], list[Any]]:
+    """(complete games, games in progress): each (canonical record, ResultValues)."""
+    from app.rules.simulate import random_game
+    from app.services.imports import check_one
+
+    profiles = ["ru32", "fiestas", "subastas", "rifki"]
+    complete, partial = [], []
+    for k in range(POOL):
+        profile = profiles[k % 4]
+        record = _counts_hands(random_game(profile, rng, with_deal=False))
+        checked = check_one(record)
+        complete.append((checked.record, checked.values))
+        if k < 8:
+            cut = dict(checked.record, hands=checked.record["hands"][: rng.randrange(1, 6)])
+            c2 = check_one(cut)
+            partial.append((c2.record, c2.values))
+    return complete, partial
+
+
+# --- building a database -------------------------------------------------------------------------
+
+def generate(app: Any, n: int, pool: tuple[list[Any], list[Any]], seed: int = 1) -> dict[str, Any]:
+    """Writes n games (and their stored results) straight into the app's database."""
+    from sqlalchemy import insert
+
+    from app.db import get_session
+    from app.models import AuditAction, AuditEntry, Game, GameStatus, Player, Seat
+    from app.rules import get_profile
+    from app.services.results import ResultValues, bulk_insert_results, recompute_player_totals
+    from app.services.seasons import save_season
+
+    rng = random.Random(seed)
+    complete, partial = pool
+    started = time.perf_counter()
+    with app.test_request_context():
+        session = get_session()
+        names = [f"Jugador {k:03d}" for k in range(1, PLAYERS + 1)]
+        session.execute(insert(Player.__table__),
+                        [{"id": k + 1, "name": name} for k, name in enumerate(names)])
+        now = datetime.now(UTC).replace(microsecond=0)
+        span = DAYS * 86400
+        for lo in range(0, n, CHUNK):
+            games, seats, audits, results = [], [], [], []
+            for k in range(lo, min(n, lo + CHUNK)):
+                in_progress = k >= n - min(IN_PROGRESS, max(1, n // 50))
+                record, values = rng.choice(partial if in_progress else complete)
+                pids = rng.sample(range(1, PLAYERS + 1), 4)
+                record = dict(record, players=[names[p - 1] for p in pids])
+                text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                gvalues = dict(values.game, players=record["players"],
+                               record_digest=hashlib.sha256(text.encode("utf-8")).hexdigest())
+                when = datetime(START.year, START.month, START.day, tzinfo=UTC) + timedelta(
+                    seconds=int(span * (k + rng.random()) / n))
+                if in_progress:
+                    when = now - timedelta(minutes=n - k)
+                gid = k + 1
+                status = GameStatus.COMPLETE if gvalues["complete"] else GameStatus.IN_PROGRESS
+                games.append({"id": gid, "profile": record["profile"], "record": record, "status": status,
+                              "version": 1, "created_at": when, "updated_at": when})
+                seats.extend({"game_id": gid, "seat": s, "player_id": p} for s, p in enumerate(pids))
+                audits.append({"game_id": gid, "at": when, "who": "bench", "action": AuditAction.IMPORT,
+                               "hand_index": None, "before": None, "after": None})
+                results.append((gid, when, pids, ResultValues(gvalues, values.seats)))
+            session.execute(insert(Game.__table__), games)
+            session.execute(insert(Seat.__table__), seats)
+            session.execute(insert(AuditEntry.__table__), audits)
+            bulk_insert_results(session, results)
+            session.commit()
+        recompute_player_totals(session)
+        session.commit()
+        _fix_sequences(session)
+        season = save_season(session, name=SEASON[0], starts_on=SEASON[1], ends_on=SEASON[2])
+        get_profile("ru32")
+        info = {"season": season.id, "player": 1, "seconds": time.perf_counter() - started}
+    return info
+
+
+def _fix_sequences(session: Any) -> None:
+    """Explicit ids were inserted: move PostgreSQL's sequences past them."""
+    from sqlalchemy import text
+
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    for table in ("game", "player", "audit_entry"):
+        session.execute(text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                             f"(SELECT COALESCE(MAX(id), 1) FROM {table}))"))
+    session.commit()
+
+
+def verify(app: Any, sample: int, rng: random.Random) -> int:
+    """Replays ``sample`` stored games and checks their stored results; returns how many."""
+    from sqlalchemy import func, select
+
+    from app.db import get_session
+    from app.models import Game, SeatResult, StoredResult
+    from app.services.results import game_row, result_values, seat_rows
+
+    with app.app_context():
+        session = get_session()
+        top = session.scalar(select(func.max(Game.id))) or 0
+        ids = sorted({rng.randrange(1, top + 1) for _ in range(sample)})
+        for gid in ids:
+            game = session.get(Game, gid)
+            assert game is not None
+            values = result_values(game.record)
+            stored = session.get(StoredResult, gid)
+            assert stored is not None
+            want = game_row(gid, game.created_at, values)
+            for column, value in want.items():
+                if column not in ("played_at", "game_id"):
+                    assert getattr(stored, column) == value, (gid, column)
+            rows = session.scalars(select(SeatResult).where(SeatResult.game_id == gid)
+                                   .order_by(SeatResult.seat)).all()
+            pids = [r.player_id for r in rows]
+            for row, w in zip(rows, seat_rows(gid, game.created_at, pids, values), strict=True):
+                for column in ("total", "won", "shared", "kings_made", "violations", "complete", "profile"):
+                    assert getattr(row, column) == w[column], (gid, column)
+    return len(ids)
+
+
+# --- timing ------------------------------------------------------------------------------------------
+
+def pages(info: dict[str, Any]) -> dict[str, str]:
+    return {"/": "/", "/?player=": f"/?player={info['player']}", "/players": "/players",
+            "/players/ID": f"/players/{info['player']}", "/seasons/ID": f"/seasons/{info['season']}"}
+
+
+def time_pages(app: Any, urls: dict[str, str], repeat: int) -> dict[str, float]:
+    client = app.test_client()
+    out = {}
+    for name, url in urls.items():
+        for _ in range(3):
+            r = client.get(url)
+            assert r.status_code == 200, (url, r.status_code)
+        times = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            client.get(url)
+            times.append(time.perf_counter() - t)
+        out[name] = statistics.median(times)
+    return out
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def memory(app: Any, urls: dict[str, str], requests: int) -> tuple[float, float]:
+    client = app.test_client()
+    names = list(urls.values())
+    before = rss_mb()
+    for k in range(requests):
+        client.get(names[k % len(names)])
+    return before, rss_mb()
+
+
+# --- databases ---------------------------------------------------------------------------------------
+
+def make_app(url: str) -> Any:
+    from app import create_app
+
+    return create_app({"DATABASE_URL": url, "SECRET_KEY": "bench", "TESTING": False})
+
+
+def sqlite_url(tmp: Path, n: int) -> tuple[str, Any]:
+    return f"sqlite:///{tmp / f'scale-{n}.sqlite'}", lambda: None
+
+
+def postgres_url(n: int) -> tuple[str, Any] | None:
+    try:
+        import psycopg
+
+        admin = psycopg.connect(PG_ADMIN, connect_timeout=3, autocommit=True)
+    except Exception as e:  # noqa: BLE001 - unreachable means: skip PostgreSQL
+        print(f"PostgreSQL skipped: {e}".splitlines()[0])
+        return None
+    name = f"kingsheet_scale_{n}_{uuid.uuid4().hex[:8]}"
+    admin.execute(f'CREATE DATABASE "{name}"')
+
+    def drop() -> None:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+    return f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}", drop
+
+
+def run_db(label: str, urls: dict[int, tuple[str, Any]], pool: Any, args: argparse.Namespace
+           ) -> dict[int, dict[str, float]]:
+    from app.db import get_db
+
+    results = {}
+    for n, (url, drop) in urls.items():
+        app = make_app(url)
+        try:
+            info = generate(app, n, pool)
+            checked = verify(app, 40, random.Random(n))
+            print(f"{label} {n:>7} games: built in {info['seconds']:.1f} s; "
+                  f"{checked} sampled games equal their replay")
+            results[n] = time_pages(app, pages(info), args.repeat)
+            print(f"{label} {n:>7} games: "
+                  + "  ".join(f"{k} {v * 1000:.1f} ms" for k, v in results[n].items()))
+            if n == max(urls):
+                before, after = memory(app, pages(info), args.memory_requests)
+                print(f"{label} {n:>7} games: worker memory {before:.0f} MB -> {after:.0f} MB after "
+                      f"{args.memory_requests} more requests")
+        finally:
+            get_db(app).dispose()
+            drop()
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--small", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--memory-requests", type=int, default=500)
+    parser.add_argument("--no-postgres", action="store_true")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    pool = build_pool(random.Random(12))
+    print(f"pool: {len(pool[0])} complete and {len(pool[1])} unfinished distinct games "
+          f"({time.perf_counter() - started:.1f} s)")
+    worst = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = {"sqlite": {n: sqlite_url(Path(tmp), n) for n in (args.small, args.games)}}
+        if not args.no_postgres:
+            first = postgres_url(args.small)
+            if first is not None:
+                second = postgres_url(args.games)
+                assert second is not None
+                runs["postgresql"] = {args.small: first, args.games: second}
+        for label, urls in runs.items():
+            res = run_db(label, urls, pool, args)
+            for page in res[args.small]:
+                ratio = res[args.games][page] / res[args.small][page]
+                worst = max(worst, ratio)
+                print(f"{label} {page:<12} {res[args.small][page] * 1000:6.1f} ms -> "
+                      f"{res[args.games][page] * 1000:6.1f} ms   x{ratio:.2f}")
+    print(f"ratio: {worst:.2f}")
+
+
+if __name__ == "__main__":
+    main()
