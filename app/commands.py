@@ -66,7 +66,9 @@ def rebuild() -> None:
 @click.option("--date", "day", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
               help="The day the games were played (default: today).")
 @click.option("--who", default="import", show_default=True, help="Name kept in the audit log.")
-def import_(paths: tuple[str, ...], day: datetime | None, who: str) -> None:
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Processes replaying the records (default: one per core for large imports).")
+def import_(paths: tuple[str, ...], day: datetime | None, who: str, workers: int | None) -> None:
     """Import RECORD.md JSON files: files, folders of *.json, or - for standard input.
 
     Every file is checked before anything is written; a refused file is reported as
@@ -78,7 +80,7 @@ def import_(paths: tuple[str, ...], day: datetime | None, who: str) -> None:
     played_at = day.replace(tzinfo=UTC) if day is not None else None
     start = time.perf_counter()
     with _Bar(len(files), "import") as advance:
-        summary = import_paths(get_session(), files, who=who, played_at=played_at,
+        summary = import_paths(get_session(), files, who=who, played_at=played_at, workers=workers,
                                progress=lambda _path, _ok: advance(1))
     elapsed = time.perf_counter() - start
     for line in summary.refused:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from app.services.records import check_names, checked_record
 from app.services.results import ResultValues, bulk_insert_results, player_ids_for, result_values
 
 CHUNK = 500
+PARALLEL_FROM = 400
 #: Core tables: multi-row inserts without the ORM's per-row bookkeeping.
 GAME = cast(Table, Game.__table__)
 SEAT = cast(Table, Seat.__table__)
@@ -87,6 +89,40 @@ def check_one(data: Any) -> Checked:
     return Checked(record, result_values(record, result))
 
 
+def read_and_check(path: str) -> tuple[str, Checked | None, str | None]:
+    """(path, checked record, None) or (path, None, "field: message"): one file, read and
+    replayed (runs in the worker processes of a large import)."""
+    data, error = read_path(path)
+    if error is not None:
+        return path, None, error
+    try:
+        return path, check_one(data), None
+    except (RecordError, InputError) as e:
+        return path, None, str(e)
+
+
+def checked_files(paths: list[str], workers: int) -> Iterator[tuple[str, Checked | None, str | None]]:
+    """Every file read and checked, in order; by ``workers`` processes when more than one
+    (replaying is most of an import's time). Standard input is read here."""
+    if workers <= 1:
+        yield from (read_and_check(p) for p in paths)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    files = [p for p in paths if p != "-"]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        done = pool.map(read_and_check, files, chunksize=64)
+        for path in paths:
+            yield read_and_check(path) if path == "-" else next(done)
+
+
+def default_workers(n_files: int) -> int:
+    """Worker processes for an import of n files: one per core for large imports (starting
+    a process costs about as much as replaying a few hundred records)."""
+    return min(os.cpu_count() or 1, 8) if n_files >= PARALLEL_FROM else 1
+
+
 def write_chunk(session: Session, chunk: list[Checked], *, who: str, played_at: datetime | None,
                 players: dict[str, int]) -> list[int]:
     """Inserts the games of one chunk and their results; commits once. Returns their ids."""
@@ -116,9 +152,11 @@ def write_chunk(session: Session, chunk: list[Checked], *, who: str, played_at: 
 
 def import_paths(session: Session, paths: Iterable[str], *, who: str = "import",
                  played_at: datetime | None = None, chunk_size: int = CHUNK,
-                 progress: Callable[[str, bool], None] | None = None) -> ImportSummary:
+                 progress: Callable[[str, bool], None] | None = None,
+                 workers: int | None = None) -> ImportSummary:
     """Imports every record of ``paths`` (files, folders, ``-``); the refused ones are listed
     as ``PATH: field: message`` and change nothing. ``progress(path, ok)`` after each file."""
+    files = list(record_paths(paths))
     summary = ImportSummary()
     pending: list[Checked] = []
     players: dict[str, int] = {}
@@ -130,13 +168,10 @@ def import_paths(session: Session, paths: Iterable[str], *, who: str = "import",
             summary.imported += len(pending)
             pending.clear()
 
-    for path in record_paths(paths):
-        data, error = read_path(path)
-        if error is None:
-            try:
-                pending.append(check_one(data))
-            except (RecordError, InputError) as e:
-                error = str(e)
+    n_workers = default_workers(len(files)) if workers is None else workers
+    for path, checked, error in checked_files(files, n_workers):
+        if checked is not None:
+            pending.append(checked)
         if error is not None:
             summary.refused.append(f"{path}: {error}")
         if progress is not None:

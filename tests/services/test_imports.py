@@ -73,3 +73,17 @@ def test_import_in_chunks_reuses_players_and_equals_replay(app, session, tmp_pat
     assert session.scalar(select(func.count()).select_from(Player)) == 6
     assert assert_stored_equal_replay(session) == 7
     assert sorted(summary.game_ids) == sorted(session.scalars(select(Game.id)))
+
+
+def test_parallel_import_gives_the_same_games_and_refusals(app, session, tmp_path):
+    paths = []
+    for k, name in enumerate(("ru32", "fiestas", "subastas", "rifki")):
+        paths.append(str(write(tmp_path / f"{k}.json", load_record(f"{name}_complete.json"))))
+    paths.insert(2, str(write(tmp_path / "bad.json", "[1, 2")))
+    summary = import_paths(session, paths, workers=2, chunk_size=2)
+    assert summary.imported == 4
+    assert summary.refused == [f"{tmp_path / 'bad.json'}: record: not valid JSON (Expecting ',' delimiter "
+                               "at line 1 column 6)"]
+    assert assert_stored_equal_replay(session) == 4
+    profiles = [session.get(Game, gid).profile for gid in summary.game_ids]
+    assert profiles == ["ru32", "fiestas", "subastas", "rifki"]
