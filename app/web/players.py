@@ -10,6 +10,7 @@ from app.db import get_session
 from app.rules import PROFILES
 from app.services import queries, standings
 from app.web.games import lang
+from app.web.seasons import shown
 
 bp = Blueprint("players", __name__)
 
@@ -24,7 +25,8 @@ def roster() -> str:
         season = standings.get_season(session, int(raw))
     board = standings.season_leaderboard(session, season) if season is not None else None
     return render_template("players/roster.html", players=standings.roster(session) if board is None else [],
-                           board=board, season=season, seasons=seasons)
+                           board=shown(board) if board is not None else None,
+                           board_size=len(board or []), season=season, seasons=seasons)
 
 
 @bp.get("/players/<int:player_id>")

@@ -55,13 +55,23 @@ def _profile_arg() -> str | None:
     return profile if profile in PROFILES else None
 
 
+#: Rows of a standings table on a page (the whole table with ?all=1, and in the PDF).
+SHOWN = 50
+
+
+def shown(rows: list[Any]) -> list[Any]:
+    return rows if request.args.get("all") == "1" else rows[:SHOWN]
+
+
 @bp.get("/seasons/<int:season_id>")
 def show(season_id: int) -> str:
     season = load_season_or_404(season_id)
     profile = _profile_arg()
     tables = standings.season_standings(get_session(), season, profile)
-    return render_template("seasons/show.html", season=season, tables=tables, profile=profile,
-                           profiles=PROFILES, lang=lang())
+    sizes = {p: len(rows) for p, rows in tables.items()}
+    return render_template("seasons/show.html", season=season, sizes=sizes, profile=profile,
+                           tables={p: shown(rows) for p, rows in tables.items()}, profiles=PROFILES,
+                           lang=lang())
 
 
 @bp.route("/seasons/<int:season_id>/edit", methods=["GET", "POST"])

@@ -76,6 +76,18 @@ def test_season_pages_and_leaderboard(client, season):
     assert client.get("/seasons/999").status_code == 404
 
 
+def test_long_standings_show_the_top_rows_and_link_to_all(client, season, monkeypatch):
+    from app.web import seasons as view
+
+    monkeypatch.setattr(view, "SHOWN", 2)
+    html = client.get(f"/seasons/{season.id}?profile=fiestas").get_data(as_text=True)
+    assert html.count("data-rank=") == 2 and "Show all 4 players" in html
+    html = client.get(f"/seasons/{season.id}?profile=fiestas&all=1").get_data(as_text=True)
+    assert html.count("data-rank=") == 4 and "Show all" not in html
+    board = client.get(f"/players?season={season.id}").get_data(as_text=True)
+    assert board.count("data-rank=") == 2 and "Show all 4 players" in board
+
+
 def test_standings_pdf(client, season):
     from pypdf import PdfReader
 
