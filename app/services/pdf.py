@@ -13,19 +13,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Game, Seat
+from app.models import SeatResult, StoredResult
 from app.pdf import render_pdf
 from app.rules import RecordError, fingerprint, get_profile
 from app.rules.cards import RANKS
 from app.rules.profiles import RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_PENALTIES, RIFKI_QUOTA
 from app.rules.schedule import slot_for
 from app.services import queries
+from app.services.results import day_start
 
 #: How sheets are laid on the page: "auto" is each game's :func:`default_orientation`.
 ORIENTATIONS = ("auto", "portrait", "landscape")
@@ -216,21 +217,16 @@ def blank_doc(game: Any, lang: str = "es") -> dict[str, Any]:
 def find_games(session: Session, *, date_from: date | None = None, date_to: date | None = None,
                player_id: int | None = None) -> list[int]:
     """Ids of the games started in [date_from, date_to] (days, inclusive) and/or with one
-    player, oldest first."""
-    stmt = select(Game.id).order_by(Game.created_at, Game.id)
+    player, oldest first: one indexed query over the stored results (no record is loaded)."""
+    t: Any = SeatResult if player_id is not None else StoredResult
+    stmt = select(t.game_id).order_by(t.played_at, t.game_id)
     if player_id is not None:
-        stmt = stmt.where(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id)))
-    ids = list(session.scalars(stmt).all())
-    if date_from is None and date_to is None:
-        return ids
-    out = []
-    for game in session.scalars(select(Game).where(Game.id.in_(ids)).order_by(Game.created_at, Game.id)):
-        day = game.created_at.date() if game.created_at else None
-        if day is None:
-            continue
-        if (date_from is None or day >= date_from) and (date_to is None or day <= date_to):
-            out.append(game.id)
-    return out
+        stmt = stmt.where(t.player_id == player_id)
+    if date_from is not None:
+        stmt = stmt.where(t.played_at >= day_start(date_from))
+    if date_to is not None:
+        stmt = stmt.where(t.played_at < day_start(date_to + timedelta(days=1)))
+    return [int(i) for i in session.scalars(stmt)]
 
 
 def game_sheet_doc(session: Session, game_id: int, lang: str) -> dict[str, Any] | None:

@@ -182,3 +182,15 @@ def test_player_statistics_per_profile(client, session):
     assert page.count('data-game="') == 4 and "won" in page
     roster = client.get("/players").get_data(as_text=True)
     assert re.search(r'>Carla</a></th>\s*<td data-games="4">4</td><td data-wins="2">', roster)
+
+
+def test_export_finds_games_from_the_stored_results(session):
+    from app.services.pdf import find_games
+
+    january = add_games(session, 3, date(2026, 1, 5))
+    february = add_games(session, 3, date(2026, 2, 5), offset=3)
+    today = add_games(session, 2, offset=6)
+    assert find_games(session) == january + february + today
+    assert find_games(session, date_from=date(2026, 1, 5), date_to=date(2026, 2, 4)) == january
+    guest = session.scalar(select(Player.id).where(Player.name == "Guest 4"))
+    assert find_games(session, player_id=guest, date_to=date(2026, 12, 31)) == [february[1]]
