@@ -95,8 +95,8 @@ def assert_stored_equal_replay(session: Any) -> int:
 def snapshot(session: Any) -> list[Any]:
     out = []
     for table in ("game", "game_result", "seat_result", "player_total", "season"):
-        rows = session.execute(text(f"SELECT * FROM {table} ORDER BY 1, 2")).all()
-        out.append([tuple(r) for r in rows])
+        rows = session.execute(text(f"SELECT * FROM {table}")).all()
+        out.append(sorted((tuple(r) for r in rows), key=repr))
     return out
 
 
