@@ -66,7 +66,8 @@ def _empty_tables(app: Any) -> None:
     engine = get_db(app).engine
     if engine.dialect.name == "postgresql":
         with engine.begin() as conn:
-            conn.execute(text("TRUNCATE audit_entry, seat_result, game_result, player_total, season, seat, game, player RESTART IDENTITY CASCADE"))
+            conn.execute(text("TRUNCATE audit_entry, seat_result, game_result, player_total, season, seat, "
+                              "game, player RESTART IDENTITY CASCADE"))
 
 
 def make_app(database_url: str, **config: Any) -> Any:
