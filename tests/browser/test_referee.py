@@ -184,7 +184,7 @@ def test_revoke_flagged_with_evidence_and_a_ruling_changes_the_totals(page: Any)
     page.click("#save-hand")
     page.wait_for_url(re.compile(r"/games/\d+#hand-1$"))
     before = page_points(page, "data-total-seat")
-    page.click("#hand-1 a.violations-mark")
+    page.click("#hand-1 a.hand-link")
     page.wait_for_url(re.compile(r"/hands/1#violations$"))
     assert page.locator('tr.violation[data-rule="follow-suit"][data-card="7C"]').count() == 1
     assert "9♠ jugado en la baza 2" in page.inner_text("#violations")

@@ -181,7 +181,8 @@ def test_auction_sale_payment_on_sheet(client, make_game):
     assert hand["auction"] == auction.split(",") and hand["trump"] == "S" and hand["leader"] == 3
     html = client.get(f"/games/{gid}").get_data(as_text=True)
     row = html[html.index('id="hand-7"'):].split("</tr>")[0]
-    assert "Carla +100" in row and "Dani −100" in row
+    pay = re.findall(r'<span class="pay"[^>]*>([^<]*)</span>', row)
+    assert pay[2] == "+100" and pay[3] == "−100"   # inside Carla's and Dani's cells
 
 
 def test_433_after_three_passes(client, make_game):
