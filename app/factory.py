@@ -25,7 +25,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     commands.init_app(app)
 
-    from app.web import games, hands, live, players, prefs, referee, seasons
+    from app.web import games, hands, live, players, prefs, referee, rules, seasons, site
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
@@ -34,6 +34,8 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(prefs.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(seasons.bp)
+    app.register_blueprint(site.bp)
+    app.register_blueprint(rules.bp)
 
     from app.web import pdf
 

@@ -13,8 +13,10 @@ def progression_svg(players: list[str], running: list[list[int]], title: str,
 
     ``lean`` (the printed sheet) draws only what paper needs -- the lines, the zero line,
     the extremes and the first and last hand -- since every SVG node costs a PDF render."""
-    width, height = 600, 240
-    left, right, top, bottom = 48, 12, 12, 24
+    # the page's chart is drawn in a 400-unit box so that its 14-unit labels stay readable
+    # (about 12 px) on a 375 px phone; the printed sheet keeps its wider box
+    width, height, font = (600, 240, 11) if lean else (400, 220, 14)
+    left, right, top, bottom = (48, 12, 12, 24) if lean else (46, 10, 12, 26)
     series = [[0] + [r[s] for r in running] for s in range(4)]
     n = len(series[0]) - 1
     values = [v for line in series for v in line]
@@ -37,11 +39,11 @@ def progression_svg(players: list[str], running: list[list[int]], title: str,
             parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" '
                          f'y2="{y(v):.1f}" stroke="{"#888" if v == 0 else "#ddd"}" '
                          f'stroke-width="1"/>')
-        parts.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" '
+        parts.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="{font}" '
                      f'fill="#5b6570">{v}</text>')
-    step = max(1, n // 10) if not lean else max(1, n)
+    step = max(1, -(-n // 8)) if not lean else max(1, n)
     for i in range(0, n + 1, step):
-        parts.append(f'<text x="{x(i):.1f}" y="{height - 6}" text-anchor="middle" font-size="11" '
+        parts.append(f'<text x="{x(i):.1f}" y="{height - 6}" text-anchor="middle" font-size="{font}" '
                      f'fill="#5b6570">{i}</text>')
     for s, line in enumerate(series):
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(line))
@@ -60,6 +62,5 @@ def progression_svg(players: list[str], running: list[list[int]], title: str,
 def legend(players: list[str]) -> Markup:
     items = []
     for s, name in enumerate(players):
-        style = f"background:{COLORS[s]}"
-        items.append(f'<span><i style="{style}"></i>{escape(name)}</span>')
+        items.append(f'<span><i class="key{s}"></i>{escape(name)}</span>')
     return Markup('<div class="legend">' + "".join(items) + "</div>")

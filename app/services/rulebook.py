@@ -1,0 +1,100 @@
+"""The rule book of one profile as data, read from the engine (app.rules): contracts and
+their values, the schedule, the auction ladder, the table options and which referee rule
+applies where. The pages (/rules/<profile>) and docs/rules.md only word it; nothing here is
+copied from RULES.md by hand."""
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from typing import Any
+
+from app.rules import PROFILES, Options, Profile
+from app.rules.auction import bid_points
+from app.rules.play import RULE_IDS, TRUMP_FIESTA, TRUMP_KOZ, PlayRules, play_rules
+from app.rules.profiles import (COUNT_ELEMENTS, ELEMENTS, RIFKI_KOZ_LIMIT,
+                                RIFKI_LIMIT_PER_PENALTY, RIFKI_PENALTIES, RIFKI_QUOTA)
+
+
+def rules_in_force(r: PlayRules) -> tuple[str, ...]:
+    """The referee rule ids a hand played under ``r`` can break, in RULE_IDS order."""
+    found = {"follow-suit"}
+    flags = {"hearts-lead": r.hearts_lead, "kh-lead": r.kh_lead, "trump-lead": r.trump_lead,
+             "kh-discard": bool(r.kh_discard_from), "kh-first-trick": r.kh_first_trick,
+             "hearts-first-trick": r.hearts_first_trick,
+             "must-trump": r.trump_mode in (TRUMP_FIESTA, TRUMP_KOZ),
+             "must-overtrump": r.trump_mode == TRUMP_FIESTA,
+             "must-head-trump": r.trump_mode == TRUMP_FIESTA,
+             "penalty-discard": bool(r.penalty_mask), "penalty-drop": r.penalty_drop,
+             "must-overtake": r.must_overtake}
+    found.update(rule for rule, on in flags.items() if on)
+    return tuple(rule for rule in RULE_IDS if rule in found)
+
+
+def _option_sets(profile: Profile) -> list[Options]:
+    specs = profile.options
+    return [Options(**dict(zip((s.name for s in specs), combo, strict=True)))
+            for combo in itertools.product(*(s.values for s in specs))]
+
+
+def _contract_rows(profile: Profile, defaults: Options) -> list[dict[str, Any]]:
+    hands: dict[str, list[int]] = {}
+    for n, cid in enumerate(profile.schedule, 1):
+        if cid is not None:
+            hands.setdefault(cid, []).append(n)
+    rows = []
+    for c in profile.contracts.values():
+        r = play_rules(profile, defaults, c) if c.played else None
+        rows.append({
+            "id": c.id, "contract": c, "hands": hands.get(c.id, []),
+            "values": [(e, c.values[e]) for e in ELEMENTS if c.values.get(e)],
+            "per_seat": {e: c.values[e] for e in COUNT_ELEMENTS if c.values.get(e)},
+            "base": c.base, "total": c.total, "ends_early": c.ends_early,
+            "trump_game": c.trump_game, "fiesta": c.fiesta, "played": c.played,
+            "rules": rules_in_force(r) if r is not None else (),
+            "kh_discard_from": r.kh_discard_from if r is not None else 0,
+            "hearts_breakable": bool(r and r.hearts_lead and r.hearts_breakable),
+        })
+    return rows
+
+
+def rulebook(profile_id: str) -> dict[str, Any]:
+    """Everything the rules page of ``profile_id`` shows (KeyError for an unknown id)."""
+    profile = PROFILES[profile_id]
+    defaults = Options()
+    contracts = _contract_rows(profile, defaults)
+    by_default = {rule for row in contracts for rule in row["rules"]}
+    # rules that only a table option brings in, and the option value that does
+    by_option: dict[str, list[tuple[str, str]]] = {}
+    for spec in profile.options:
+        for value in spec.values[1:]:
+            opts = replace(defaults, **{spec.name: value})
+            for c in profile.contracts.values():
+                if not c.played:
+                    continue
+                for rule in rules_in_force(play_rules(profile, opts, c)):
+                    if rule not in by_default and (spec.name, value) not in by_option.get(rule, []):
+                        by_option.setdefault(rule, []).append((spec.name, value))
+    every = {rule for opts in _option_sets(profile) for c in profile.contracts.values() if c.played
+             for rule in rules_in_force(play_rules(profile, opts, c))}
+    rules = [{"id": rule, "contracts": [row["contract"] for row in contracts if rule in row["rules"]],
+              "options": by_option.get(rule, [])} for rule in RULE_IDS if rule in every]
+    penalties = sum(-c.total * RIFKI_LIMIT_PER_PENALTY for c in profile.contracts.values()
+                    if c.id in RIFKI_PENALTIES)
+    book: dict[str, Any] = {
+        "profile": profile, "contracts": contracts, "rules": rules,
+        "fixed": [c for c in profile.schedule if c is not None],
+        "n_fixed": sum(1 for c in profile.schedule if c is not None),
+        "ladder": [(bid, bid_points(bid)) for bid in profile.ladder],
+        "options": profile.options,
+        "negative_total": sum(profile.contracts[c].total for c in profile.schedule
+                              if c is not None and profile.contracts[c].negative),
+    }
+    if profile.seat_key == "first_chooser":
+        book.update(limit_per_penalty=RIFKI_LIMIT_PER_PENALTY, koz_limit=RIFKI_KOZ_LIMIT,
+                    quota=dict(RIFKI_QUOTA), penalties_total=-penalties,
+                    koz_total=RIFKI_KOZ_LIMIT * profile.contracts["koz"].total,
+                    choices_per_seat=profile.n_hands // 4)
+    return book
+
+
+__all__ = ["rulebook", "rules_in_force"]
