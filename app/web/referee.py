@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from app.db import get_session
 from app.forms.referee import RulingForm, SaveTricksForm, seat_choices
@@ -271,8 +272,13 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     flash(_("Hand row %(n)s corrected.", n=n) if editing or page["taken"] else
           _("Hand %(n)s saved.", n=nxt.number if nxt else n))
     if final["violations"]:
-        flash(_("%(k)s rule violations flagged: see the hand record.", k=len(final["violations"])),
-              "error")
+        # the message is the link to the hand record (issue 14.5); "then=ruling" goes there
+        record_url = url_for("referee.hand", game_id=game.id, n=n)
+        flash(Markup('<a class="flash-link" href="{}#violations">{}</a>').format(
+            record_url, _("%(k)s rule violations flagged: see the hand record.",
+                          k=len(final["violations"]))), "error")
+        if request.form.get("then") == "ruling":
+            return final, form, redirect(record_url + "#ruling", code=303), None
     return final, form, redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{n}"), None
 
 

@@ -21,7 +21,7 @@ TARGETS_JS = """(tap) => {
     if (r.width === 0 && r.height === 0) continue;           // not rendered (closed details...)
     if (target.closest('.vh')) continue;
     if (Math.round(r.width) < tap || Math.round(r.height) < tap) {
-      const text = (target.innerText || target.value || target.getAttribute('aria-label') || target.name || '').trim().slice(0, 30);
+      const text = (target.tagName === 'SELECT' ? target.name : (target.innerText || target.value || target.getAttribute('aria-label') || target.name || '')).trim().slice(0, 30);
       out.push(`${target.tagName.toLowerCase()}${target.id ? '#' + target.id : ''}${target.className && typeof target.className === 'string' ? '.' + target.className.trim().split(/\\s+/).join('.') : ''} "${text}" ${Math.round(r.width)}x${Math.round(r.height)}`);
     }
   }

@@ -85,3 +85,157 @@ def test_fiesta_sheet_shows_payments_without_sideways_scrolling(phone: Any) -> N
     # hand 7 of this record pays: the cell reads "+125 −100" and the total moves by +25
     assert phone.locator("#hand-7 td.pts[data-seat='0'] .pay").inner_text() == "−100"
     phone.screenshot(path=str(SHOTS / "kingsheet-fiesta-sheet-375.png"), full_page=True)
+
+
+# --- 14.5: the hand record one tap away; a ruling offered at the end of a trick hand ------
+
+def revoke_plays() -> list[str]:
+    """A ru32 no-tricks hand led by Beto where Carla's revoke is proven at trick 2."""
+    from tests.web.test_referee import REVOKE, finish_without_deal
+
+    return finish_without_deal(list(REVOKE))
+
+
+def big_enough(page: Any, selector: str) -> None:
+    box = page.locator(selector).first.bounding_box()
+    assert box and box["width"] >= 44 and box["height"] >= 44, (selector, box)
+
+
+def test_violations_flash_and_row_lead_to_the_hand_record(phone: Any) -> None:
+    from tests.conftest import base_record
+
+    gid = import_game(phone, base_record("ru32"))
+    phone.goto(f"/games/{gid}/hands/tricks?plays={','.join(revoke_plays())}")
+    assert phone.locator("#save-and-rule").is_visible()
+    assert "infracciones: la mesa puede decidir" in phone.inner_text("#ruling-offer")
+    phone.click("#save-hand")
+    phone.wait_for_url(re.compile(rf"/games/{gid}#hand-1$"))
+    link = phone.locator(".flash a.flash-link")
+    assert "infracciones" in link.inner_text() or "infracción" in link.inner_text()
+    big_enough(phone, ".flash a.flash-link")
+    big_enough(phone, "#hand-1 a.hand-link")
+    assert in_view(phone, ".flash a.flash-link")
+    link.click()
+    phone.wait_for_url(re.compile(rf"/games/{gid}/hands/1#violations$"))
+    # each violation names its rule with a link to the rules page
+    rule = phone.locator('tr.violation[data-rule="follow-suit"] a.rule-name').first
+    assert rule.get_attribute("href").endswith("/rules/ru32#rule-follow-suit")
+    phone.goto(f"/games/{gid}")
+    phone.click("#hand-1 a.hand-link")              # one tap from the row
+    phone.wait_for_url(re.compile(rf"/games/{gid}/hands/1#violations$"))
+    assert phone.locator("#ruling-form").is_visible()
+
+
+def test_a_trick_hand_with_violations_offers_the_ruling_when_saved(phone: Any) -> None:
+    from tests.conftest import base_record
+
+    gid = import_game(phone, base_record("ru32"))
+    phone.goto(f"/games/{gid}/hands/tricks?plays={','.join(revoke_plays())}")
+    phone.click("#save-and-rule")
+    phone.wait_for_url(re.compile(rf"/games/{gid}/hands/1#ruling$"))
+    assert phone.locator(".flash a.flash-link").count() == 1
+    phone.click('label:has(input[name="kind"][value="charge-offender"])')
+    phone.select_option("#seat", "2")
+    phone.click("#save-ruling")
+    phone.wait_for_url(re.compile(r"/hands/1#ruling$"))
+    record = phone.request.get(f"/games/{gid}/record.json").json()
+    assert record["hands"][0]["ruling"]["kind"] == "charge-offender"
+    phone.screenshot(path=str(SHOTS / "kingsheet-ruling-offer-375.png"))
+
+
+# --- 14.6 and 14.8: every page, 44 px targets and no serious axe finding -------------------
+
+def every_page(page: Any) -> list[str]:
+    """One of each page a table sees (each template in each of its states), on games
+    imported for the purpose."""
+    from tests.conftest import base_record
+
+    paths = ["/", "/games/new", "/games/import", "/players", "/scorer", "/exports", "/rules",
+             "/no-such-page"]
+    for name in ("ru32", "fiestas", "subastas", "rifki"):
+        paths.append(f"/rules/{name}")
+        record = load_record(f"{name}_complete.json")
+        gid = import_game(page, record)
+        paths += [f"/games/{gid}", f"/games/{gid}/hands/1"]
+        if name == "fiestas":
+            paths += [f"/games/{gid}/audit", f"/games/{gid}/hands/1/edit", "/players/1"]
+        n = 6 if name in ("fiestas", "subastas") else 3
+        part = import_game(page, with_hands(name, n))
+        paths.append(f"/games/{part}/hands/new")
+        hand = record["hands"][n]
+        if name == "fiestas":
+            calls = hand["auction"]
+            setup = f"auction={','.join(calls)}&contract={hand['contract']}&trump={hand.get('trump', '')}"
+            paths += [f"/games/{part}", f"/games/{part}/hands/new?auction={','.join(calls[:1])}",
+                      f"/games/{part}/hands/new?auction={','.join(calls)}",
+                      f"/games/{part}/hands/new?{setup}"]
+        elif name == "rifki":
+            paths += [f"/games/{part}/hands/new?contract=koz&trump=S",
+                      f"/games/{part}/hands/new?contract=kiz-almaz&mode=captures"]
+        elif name == "ru32":
+            paths += [f"/games/{part}/hands/new?mode=captures", f"/games/{part}/hands/tricks",
+                      f"/games/{part}/hands/tricks?step=deal"]
+    revoke = import_game(page, base_record("ru32"))
+    plays = ",".join(revoke_plays())
+    paths += [f"/games/{revoke}/hands/tricks?plays={plays}",
+              f"/games/{revoke}/hands/tricks?plays={plays[:14]}"]
+    page.goto(f"/games/{revoke}/hands/tricks?plays={plays}")
+    page.click("#save-hand")
+    page.wait_for_url(re.compile(r"#hand-1$"))
+    paths += [f"/games/{revoke}", f"/games/{revoke}/hands/1"]
+    return paths
+
+
+def test_every_page_has_44px_targets_and_no_serious_accessibility_finding(phone: Any) -> None:
+    from tests.browser.audit import axe_findings, small_targets
+
+    problems = []
+    for path in every_page(phone):
+        phone.goto(path)
+        problems += [f"{path}: tap target {t}" for t in small_targets(phone)]
+        problems += [f"{path}: {f}" for f in axe_findings(phone)]
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            problems.append(f"{path}: {width}px wide")
+    (SHOTS / "kingsheet-page-audit.txt").write_text("\n".join(problems) + "\n")
+    assert not problems, "\n".join(problems)
+
+
+def test_axe_runs_offline_from_the_wheel(phone: Any) -> None:
+    """axe.min.js comes from the installed package: a page with a known defect is caught
+    with no network at all."""
+    phone.context.route("**/*", lambda route: route.abort()
+                        if not route.request.url.startswith(("data:", "about:")) else route.continue_())
+    phone.set_content('<html lang="en"><body><main><input type="file"></main></body></html>')
+    from tests.browser.audit import axe_findings
+
+    assert any(f.startswith("label") for f in axe_findings(phone, ("critical",)))
+
+
+# --- 14.9: favicon, manifest, installable ---------------------------------------------------
+
+def test_the_app_can_be_added_to_the_home_screen(phone: Any) -> None:
+    phone.goto("/")
+    icon = phone.request.get("/favicon.ico")
+    assert icon.ok and icon.headers["content-type"].startswith("image/")
+    manifest_url = phone.get_attribute('link[rel="manifest"]', "href")
+    manifest = phone.request.get(manifest_url).json()
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    sizes = {i["sizes"] for i in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for i in manifest["icons"]:
+        assert phone.request.get(i["src"]).ok
+    cdp = phone.context.new_cdp_session(phone)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # a Playwright context is incognito, which Chromium counts against installing; every
+    # other reason (no manifest, no icon, bad start_url...) would be the app's
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == [], errors
+
+
+def test_chart_labels_are_readable_and_the_plus_is_a_plain_character(phone: Any) -> None:
+    gid = import_game(phone, load_record("rifki_complete.json"))
+    phone.goto(f"/games/{gid}")
+    sizes = phone.eval_on_selector_all("svg.chart text", "els => els.map(e => e.getBoundingClientRect().height)")
+    assert sizes and min(sizes) >= 11, sizes
+    phone.goto("/")
+    assert "＋" not in phone.inner_text("#new-game")
