@@ -11,8 +11,14 @@ from typing import Any
 from app.rules import PROFILES, Options, Profile
 from app.rules.auction import bid_points
 from app.rules.play import RULE_IDS, TRUMP_FIESTA, TRUMP_KOZ, PlayRules, play_rules
-from app.rules.profiles import (COUNT_ELEMENTS, ELEMENTS, RIFKI_KOZ_LIMIT,
-                                RIFKI_LIMIT_PER_PENALTY, RIFKI_PENALTIES, RIFKI_QUOTA)
+from app.rules.profiles import (
+    COUNT_ELEMENTS,
+    ELEMENTS,
+    RIFKI_KOZ_LIMIT,
+    RIFKI_LIMIT_PER_PENALTY,
+    RIFKI_PENALTIES,
+    RIFKI_QUOTA,
+)
 
 
 def rules_in_force(r: PlayRules) -> tuple[str, ...]:

@@ -16,16 +16,16 @@ THEME = "#1b1f24"  # the header's ink (static/css/app.css --ink)
 @bp.get("/favicon.ico")
 def favicon() -> Response:
     static = current_app.static_folder or "static"
-    response = send_from_directory(static, "icons/favicon.ico", mimetype="image/vnd.microsoft.icon",
-                                   max_age=7 * 24 * 3600)
-    return response
+    return send_from_directory(static, "icons/favicon.ico", mimetype="image/vnd.microsoft.icon",
+                               max_age=7 * 24 * 3600)
 
 
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
-    icon = lambda name, size, purpose="any": {  # noqa: E731
-        "src": url_for("static", filename=f"icons/{name}"), "sizes": f"{size}x{size}",
-        "type": "image/png", "purpose": purpose}
+    def icon(name: str, size: int, purpose: str = "any") -> dict[str, str]:
+        return {"src": url_for("static", filename=f"icons/{name}"), "sizes": f"{size}x{size}",
+                "type": "image/png", "purpose": purpose}
+
     body = {
         "name": "kingsheet", "short_name": "kingsheet", "lang": lang(),
         "description": _("Score sheet and referee for King: ru32, fiestas, subastas and Rıfkı."),

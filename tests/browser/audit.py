@@ -9,20 +9,28 @@ TAP = 44
 # Every element a finger can act on, measured as the finger meets it: a radio or checkbox
 # by the label that wraps it, a hidden one not at all.
 TARGETS_JS = """(tap) => {
-  const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]:not([tabindex="-1"])';
+  const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, '
+    + '[tabindex]:not([tabindex="-1"])';
   const out = [];
   for (const el of document.querySelectorAll(sel)) {
     let target = el;
-    if (el.matches('input[type=radio], input[type=checkbox]') && el.closest('label')) target = el.closest('label');
-    if (el.matches('input') && el.labels && el.labels.length && getComputedStyle(el).opacity === '0') target = el.labels[0];
+    if (el.matches('input[type=radio], input[type=checkbox]') && el.closest('label')) {
+      target = el.closest('label');
+    }
+    if (el.matches('input') && el.labels && el.labels.length
+        && getComputedStyle(el).opacity === '0') target = el.labels[0];
     const style = getComputedStyle(target);
     if (style.visibility === 'hidden' || style.display === 'none') continue;
     const r = target.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;           // not rendered (closed details...)
     if (target.closest('.vh')) continue;
     if (Math.round(r.width) < tap || Math.round(r.height) < tap) {
-      const text = (target.tagName === 'SELECT' ? target.name : (target.innerText || target.value || target.getAttribute('aria-label') || target.name || '')).trim().slice(0, 30);
-      out.push(`${target.tagName.toLowerCase()}${target.id ? '#' + target.id : ''}${target.className && typeof target.className === 'string' ? '.' + target.className.trim().split(/\\s+/).join('.') : ''} "${text}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+      const said = target.tagName === 'SELECT' ? target.name
+        : (target.innerText || target.value || target.getAttribute('aria-label') || target.name || '');
+      const cls = typeof target.className === 'string' && target.className.trim()
+        ? '.' + target.className.trim().split(/\\s+/).join('.') : '';
+      const tag = target.tagName.toLowerCase() + (target.id ? '#' + target.id : '') + cls;
+      out.push(`${tag} "${said.trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
     }
   }
   return out;
@@ -41,5 +49,6 @@ def axe_findings(page: Any, impacts: tuple[str, ...] = ("serious", "critical")) 
     for v in results.response["violations"]:
         if v["impact"] in impacts:
             for node in v["nodes"]:
-                out.append(f'{v["id"]} ({v["impact"]}): {node["target"]} {node.get("failureSummary", "")[:160]}')
+                summary = node.get("failureSummary", "")[:160]
+                out.append(f'{v["id"]} ({v["impact"]}): {node["target"]} {summary}')
     return out

@@ -235,7 +235,8 @@ def test_the_app_can_be_added_to_the_home_screen(phone: Any) -> None:
 def test_chart_labels_are_readable_and_the_plus_is_a_plain_character(phone: Any) -> None:
     gid = import_game(phone, load_record("rifki_complete.json"))
     phone.goto(f"/games/{gid}")
-    sizes = phone.eval_on_selector_all("svg.chart text", "els => els.map(e => e.getBoundingClientRect().height)")
+    sizes = phone.eval_on_selector_all("svg.chart text",
+                                       "els => els.map(e => e.getBoundingClientRect().height)")
     assert sizes and min(sizes) >= 11, sizes
     phone.goto("/")
     assert "＋" not in phone.inner_text("#new-game")
