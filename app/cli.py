@@ -2,7 +2,8 @@
 
 ``kingsheet score FILE …`` prints the score report of RECORD.md: one file, the report;
 several, one compact JSON line each; ``-`` reads standard input. Any invalid record exits 1
-with ``PATH: field: message`` -- never a traceback. ``kingsheet serve`` starts the web app.
+with ``PATH: field: message`` -- never a traceback, and the batch goes on; files over 16 MB
+are refused before they are read (see app/files.py). ``kingsheet serve`` starts the web app.
 """
 from __future__ import annotations
 
@@ -12,36 +13,24 @@ import sys
 from typing import Any
 
 
-def _read(path: str) -> Any:
-    if path == "-":
-        text = sys.stdin.read()
-    else:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    return json.loads(text)
-
-
 def _score_one(path: str) -> tuple[dict[str, Any] | None, str | None]:
+    """(report, None) or (None, "PATH: message") -- whatever the file holds."""
+    from app.files import FileProblem, read_limited
     from app.rules import RecordError, score_record
+    from app.rules.limits import read_json
 
     try:
-        data = _read(path)
-    except FileNotFoundError:
-        return None, f"{path}: no such file"
-    except IsADirectoryError:
-        return None, f"{path}: is a directory"
-    except PermissionError:
-        return None, f"{path}: permission denied"
-    except UnicodeDecodeError:
-        return None, f"{path}: not UTF-8 text"
-    except json.JSONDecodeError as e:
-        return None, f"{path}: record: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})"
-    try:
-        return score_record(data), None
+        return score_record(read_json(read_limited(path))), None
+    except FileProblem as e:
+        return None, f"{path}: {e}"
     except RecordError as e:
         return None, f"{path}: {e}"
     except RecursionError:
         return None, f"{path}: record: nested too deeply"
+    except MemoryError:
+        return None, f"{path}: record: too large to score"
+    except Exception as e:  # noqa: BLE001 - a batch goes on; the file is named, never a traceback
+        return None, f"{path}: record: cannot be scored ({type(e).__name__}: {e})"
 
 
 def score(paths: list[str]) -> int:
@@ -74,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--port", type=int, default=5000)
     args = parser.parse_args(argv)
     if args.command == "score":
+        for stream in (sys.stdout, sys.stderr):   # a message never fails to print
+            if hasattr(stream, "reconfigure"):
+                stream.reconfigure(errors="backslashreplace")
         # A short-lived batch: the reports hold no reference cycles worth collecting, and
         # the cyclic collector would otherwise rescan every hand object many times over.
         import gc

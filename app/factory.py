@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import Flask
 
-from app import commands, db, errors
+from app import commands, db, errors, security
 from app.config import load_config
 from app.i18n import init_babel
 from app.web.filters import init_filters
@@ -15,6 +15,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask("app", instance_relative_config=True,
                 template_folder="../templates", static_folder="../static")
     load_config(app.config, app.instance_path, test_config)
+    security.init_app(app)
 
     from flask_wtf.csrf import CSRFProtect
 

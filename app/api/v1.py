@@ -6,8 +6,10 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request
 
 from app.db import get_session
-from app.rules import score_record
+from app.rules import RecordError, score_record
+from app.rules.limits import read_json
 from app.services import queries
+from app.services.errors import InputError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -15,9 +17,12 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 @bp.post("/score")
 def score() -> Any:
     """The score report of the posted record (RecordError -> 422 via app.errors)."""
-    data = request.get_json(silent=True)
-    if data is None:
+    if not request.is_json:
         abort(400)
+    try:
+        data = read_json(request.get_data())
+    except RecordError as e:
+        raise InputError(e.field, e.message) from None
     return jsonify(score_record(data))
 
 

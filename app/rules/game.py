@@ -17,6 +17,7 @@ from app.rules.auction import AuctionOutcome, run_auction
 from app.rules.cards import BIT, HEARTS_MASK, cards_of
 from app.rules.errors import InputError, RecordError, RuleError, SumError, Term, contract_term
 from app.rules.errors import element as element_term
+from app.rules.limits import NAME_MAX, REASON_MAX, check_value, clean_text
 from app.rules.play import PlayRules, Violation, play_out, play_rules
 from app.rules.profiles import (RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_QUOTA, Contract,
                                 Options, Profile, get_profile)
@@ -178,6 +179,7 @@ def _header(data: object) -> tuple[Profile, Options, list[str], int, dict[str, A
     if not isinstance(data, dict):
         raise InputError.of("record", "type", "must be a JSON object, not %(got)s",
                             got=type_name(data))
+    check_value(data)
     top = data
     if "format" not in top:
         raise InputError.of("format", "missing-key",
@@ -200,7 +202,7 @@ def _header(data: object) -> tuple[Profile, Options, list[str], int, dict[str, A
                             n=len(players_raw))
     players: list[str] = []
     for k, name in enumerate(players_raw):
-        name = need_str(name, f"players[{k}]", nonempty=True)
+        name = clean_text(need_str(name, f"players[{k}]", nonempty=True), f"players[{k}]", NAME_MAX)
         if name in players:
             raise InputError.of(f"players[{k}]", "players", '"%(name)s" is already seat %(seat)s',
                                 name=name, seat=players.index(name))
@@ -841,12 +843,14 @@ class GameBuilder:
         elif kind == "adjusted":
             raise InputError.of(f"{fld}.points", "missing-key", "missing: the four adjusted points")
         if "reason" in data:
-            ruling.reason = need_str(data["reason"], f"{fld}.reason", nonempty=kind == "adjusted")
+            ruling.reason = clean_text(need_str(data["reason"], f"{fld}.reason",
+                                                nonempty=kind == "adjusted"),
+                                       f"{fld}.reason", REASON_MAX)
         elif kind == "adjusted":
             raise InputError.of(f"{fld}.reason", "missing-key",
                                 "missing: an adjusted ruling needs a reason")
         if "by" in data:
-            ruling.by = need_str(data["by"], f"{fld}.by")
+            ruling.by = clean_text(need_str(data["by"], f"{fld}.by"), f"{fld}.by", NAME_MAX)
         if "at" in data:
             at = need_str(data["at"], f"{fld}.at")
             try:
@@ -893,7 +897,10 @@ def canonical_hand(raw: dict[str, Any], h: HandResult) -> dict[str, Any]:
         elif key == "auction":
             out[key] = list(h.auction)
         elif key == "ruling":
-            out[key] = dict(value)
+            out[key] = ruling = dict(value)
+            for text_key in ("reason", "by"):   # in normal form C, as read
+                if text_key in ruling:
+                    ruling[text_key] = getattr(h.ruling, text_key)
         else:
             out[key] = value
     return out

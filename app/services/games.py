@@ -1,14 +1,14 @@
 """Starting and importing games."""
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from app.models import AuditAction, Game
-from app.rules import get_profile
+from app.rules import RecordError, get_profile
+from app.rules.limits import read_json
 from app.services.errors import InputError
 from app.services.records import create_game
 
@@ -36,12 +36,11 @@ def start_game(session: Session, *, profile: str, players: list[str], first_seat
 
 
 def read_record_file(raw: bytes) -> Any:
+    """The JSON value of an uploaded record (as ``kingsheet score`` reads a file)."""
     try:
-        return json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        raise InputError("record", "the file is not UTF-8 text") from None
-    except json.JSONDecodeError as e:
-        raise InputError("record", f"the file is not valid JSON (line {e.lineno}: {e.msg})") from None
+        return read_json(raw)
+    except RecordError as e:
+        raise InputError(e.field, e.message) from None
 
 
 def import_game(session: Session, data: Any, *, who: str = "?") -> Game:

@@ -8,9 +8,7 @@ their audit entries and their stored results (the same values the one-game path 
 from __future__ import annotations
 
 import copy
-import json
 import os
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,10 +19,12 @@ from sqlalchemy import Table, insert
 from sqlalchemy.orm import Session
 
 from app.db import utcnow
+from app.files import FileProblem, read_limited
 from app.models import AuditAction, AuditEntry, Game, GameStatus, Seat
 from app.rules import RecordError
+from app.rules.limits import read_json
 from app.services.errors import InputError
-from app.services.records import check_names, checked_record
+from app.services.records import checked_record
 from app.services.results import ResultValues, bulk_insert_results, player_ids_for, result_values
 
 CHUNK = 500
@@ -54,23 +54,14 @@ def record_paths(paths: Iterable[str]) -> Iterator[str]:
 
 
 def read_path(path: str) -> tuple[Any, str | None]:
-    """(JSON value, None) or (None, "field: message") for a file that cannot be read."""
+    """(JSON value, None) or (None, "field: message") for a file that cannot be read: the
+    same reading as ``kingsheet score`` (size limit, UTF-8 with or without BOM, strict JSON)."""
     try:
-        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except FileNotFoundError:
-        return None, "record: no such file"
-    except PermissionError:
-        return None, "record: permission denied"
-    except OSError as e:
-        return None, f"record: cannot be read ({e.strerror})"
-    try:
-        return json.loads(raw.decode("utf-8-sig")), None
-    except UnicodeDecodeError:
-        return None, "record: not UTF-8 text"
-    except json.JSONDecodeError as e:
-        return None, f"record: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})"
-    except RecursionError:
-        return None, "record: nested too deeply"
+        return read_json(read_limited(path)), None
+    except FileProblem as e:
+        return None, f"record: {e}"
+    except RecordError as e:
+        return None, str(e)
 
 
 @dataclass
@@ -85,7 +76,6 @@ def check_one(data: Any) -> Checked:
         record, result = checked_record(data)
     except RecursionError:
         raise InputError("record", "nested too deeply") from None
-    check_names(record["players"])
     return Checked(record, result_values(record, result))
 
 

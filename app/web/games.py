@@ -8,7 +8,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -18,6 +18,7 @@ from app.db import get_session
 from app.forms.games import ImportForm, NewGameForm, option_field_name
 from app.forms.lists import GameFilterForm
 from app.rules import PROFILES, RecordError
+from app.security import Response
 from app.services import games as games_service
 from app.services import queries
 from app.services.errors import InputError
@@ -185,6 +186,28 @@ def report_json(game_id: int) -> Response:
     return Response(body, mimetype="application/json")
 
 
+#: What makes a spreadsheet read a cell as a formula (OWASP's "CSV injection" list).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A text cell a spreadsheet shows as text: one starting like a formula gets a leading
+    apostrophe (numbers are left alone)."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+class SafeCsvWriter:
+    """csv.writer whose text cells never start a formula."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([csv_cell(v) for v in row])
+
+
 @bp.get("/games/<int:game_id>/sheet.csv")
 def sheet_csv(game_id: int) -> Response:
     game = load_game_or_404(game_id)
@@ -192,7 +215,7 @@ def sheet_csv(game_id: int) -> Response:
     if view["error"]:
         raise RecordError("record", view["error"])
     out = io.StringIO()
-    w = csv.writer(out)
+    w = SafeCsvWriter(out)
     players = view["players"]
     w.writerow(["row", "hand", "contract", "trump", "dealer", "owner", "chooser", "declarer", "bid",
                 *[f"points {p}" for p in players], *[f"payment {p}" for p in players],

@@ -14,6 +14,7 @@ from app.db import get_session
 from app.forms.games import VersionedForm
 from app.forms.hands import SetupForm, hand_form_class
 from app.rules import RecordError
+from app.security import id_arg
 from app.services import entry, queries
 from app.services import hands as hands_service
 from app.services import setup as setup_service
@@ -60,7 +61,7 @@ def _step_url(game_id: int, index: int, editing: bool, **params: Any) -> str:
 @bp.route("/games/<int:game_id>/hands/new", methods=["GET", "POST"])
 def new(game_id: int) -> Any:
     game = load_game_or_404(game_id)
-    row = request.args.get("row", type=int)
+    row = request.args.get("row", type=id_arg)
     if row is not None and 1 <= row <= len(game.hands):
         # another phone recorded this entry's hand row meanwhile: the entry stays on that
         # row (offered to replace theirs), never carried to the next hand or added twice

@@ -16,6 +16,8 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from app.db import get_session
+from app.security import Response as SafeResponse
+from app.security import id_arg
 from app.services import queries
 from app.web.games import lang, load_game_or_404
 from app.web.prefs import safe_next
@@ -51,12 +53,12 @@ def changes(game_id: int) -> Any:
     """An HTML fragment: what was saved after version ``since`` (the entry pages show it
     as soon as the poll sees a new version, before the scorer presses Save)."""
     game = load_game_or_404(game_id)
-    since = request.args.get("since", type=int)
-    row = request.args.get("row", type=int)
+    since = request.args.get("since", type=id_arg)
+    row = request.args.get("row", type=id_arg)
     if since is None or not 0 <= since <= game.version:
         abort(400)
     found = queries.changes_since(get_session(), game, since, lang())
-    response = Response(render_template("live/_changes.html", ch=found, row=row,
+    response = SafeResponse(render_template("live/_changes.html", ch=found, row=row,
                                         players=list(game.record["players"])))
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -8,6 +8,7 @@ from flask import Blueprint, abort, render_template, request, url_for
 
 from app.db import get_session
 from app.rules import PROFILES
+from app.security import id_arg
 from app.services import queries, standings
 from app.web.games import lang
 from app.web.seasons import shown
@@ -20,9 +21,9 @@ def roster() -> str:
     session = get_session()
     seasons = standings.list_seasons(session)
     season = None
-    raw = request.args.get("season", "")
-    if raw.isdigit():
-        season = standings.get_season(session, int(raw))
+    season_id = request.args.get("season", type=id_arg)
+    if season_id is not None:
+        season = standings.get_season(session, season_id)
     board = standings.season_leaderboard(session, season) if season is not None else None
     return render_template("players/roster.html", players=standings.roster(session) if board is None else [],
                            board=shown(board) if board is not None else None,

@@ -19,6 +19,7 @@ from app.db import get_session
 from app.forms.referee import RulingForm, SaveTricksForm, seat_choices
 from app.rules import RecordError
 from app.rules.errors import InputError as EngineInputError
+from app.security import id_arg
 from app.services import entry, queries
 from app.services import referee as svc
 from app.services import setup as setup_service
@@ -40,7 +41,7 @@ def tricks(game_id: int) -> Any:
     # the address names the hand row this entry is for: when another phone recorded that
     # row meanwhile, the cards entered here stay on it (offered to replace theirs), and are
     # never carried over to the next hand or added a second time
-    row = request.args.get("row", type=int)
+    row = request.args.get("row", type=id_arg)
     if row is not None and 1 <= row <= len(game.hands):
         return _tricks(game, row - 1, taken=True)
     return _tricks(game, len(game.hands))

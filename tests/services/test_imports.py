@@ -41,7 +41,7 @@ def test_import_folder_and_files_with_refusals(app, runner, session, tmp_path):
     err = result.stderr
     assert f"{folder / 'bad_hand.json'}: hands[0].counts.tricks[0]: 9 is out" in err
     assert f"{folder / 'not_json.json'}: record: not valid JSON" in err
-    assert f"{single}: players[0]: a name has at most 60 characters" in err
+    assert f"{single}: players[0]: is too long: at most 60 characters, not 61" in err
     assert f"{tmp_path / 'missing.json'}: record: no such file" in err
     assert "notes.txt" not in err
     assert "imported: 5, refused: 4" in result.stdout

@@ -208,7 +208,7 @@ def test_import_names_too_long_or_not_json_object(client):
     data = load_record("ru32_complete.json")
     data["players"][1] = "x" * 80
     r = client.post("/games/import", data=upload(data), content_type="multipart/form-data")
-    assert r.status_code == 400 and "players[1]" in r.get_data(as_text=True)
+    assert r.status_code == 422 and "players[1]" in r.get_data(as_text=True)
     for bad in ([1, 2], 3, "x", None):
         r = client.post("/games/import", data=upload(bad), content_type="multipart/form-data")
         assert r.status_code == 422

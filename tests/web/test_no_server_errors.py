@@ -8,7 +8,10 @@ from tests.conftest import load_record
 
 JUNK = ["", "x", "-1", "999999999999999999999", "%00", "<script>", "1:+9", "owner:accept",
         "AS,AS", "ZZ", "0", "4", "1.5", "[]", "{}", "' OR 1=1", "é", "trump", "433", "koz",
-        "none", "10s,qd", "3:pass,0:pass", "landscape"]
+        "none", "10s,qd", "3:pass,0:pass", "landscape",
+        # numbers no column, float or int conversion holds (issue 8, item 7)
+        "9" * 40, "-" + "9" * 40, "2147483648", "4294967296", "1e308", "1e309", "nan", "inf",
+        "9" * 5000]
 KEYS = ["contract", "trump", "leader", "auction", "mode", "plays", "deal0", "deal1", "dealt",
         "step", "add", "undo", "orientation", "row", "preview", "version", "tricks_0",
         "kings_1", "kh", "last_two_0", "card_QS", "ruling_kind", "ruling_seat", "player",
@@ -29,6 +32,8 @@ def test_junk_input_never_gives_a_server_error(client, make_game):
         paths += [f"/games/{gid}{p}" for p in (
             "", "/hands/new", "/hands/tricks", "/hands/1", "/hands/1/edit", "/hands/1/tricks",
             "/audit", "/record.json", "/report.json", "/sheet.csv", "/hands/99")]
+    paths += ["/games/2147483648", "/games/99999999999999999999/hands/new", "/players/4294967296",
+              "/seasons/2147483648", f"/games/{games[0]}/hands/2147483648"]
     seen = 0
     for path in paths:
         for k in range(4):

@@ -1,0 +1,133 @@
+"""What any input may hold: the one place for text and size limits at the record boundary.
+
+Every record -- imported, posted to the API, scored by the CLI, built from a form -- is
+walked once by :func:`check_value` before the engine reads it: no nesting deeper than a
+record needs, no integer larger than any score, no text that is not valid Unicode, holds a
+control character or is longer than the longest field a form accepts. The engine then
+applies the field's own limit (:data:`NAME_MAX`, :data:`REASON_MAX`) and stores names and
+reasons in Unicode normal form C (:func:`clean_text`), so that "José" typed on two phones
+is one player. Everything here is pure Python (the engine's layer).
+"""
+from __future__ import annotations
+
+import json
+import math
+import unicodedata
+from typing import Any
+
+from app.rules.errors import InputError
+
+#: A player's name, a scorer's name, a ruling's "by" (the forms' limits).
+NAME_MAX = 60
+#: A ruling's reason (the ruling form's limit).
+REASON_MAX = 300
+#: Any other text in a record (a card, a call, a contract id ...): far more than any needs.
+TEXT_MAX = 600
+#: Containers inside containers: a record needs 6 (record > hands > hand > captures >
+#: cards > one seat's list); anything much deeper is junk.
+DEPTH_MAX = 12
+#: The largest magnitude of any number in a record (scores are in the hundreds).
+INT_MAX = 10**9
+#: Files and request bodies holding one record (the web's MAX_CONTENT_LENGTH is smaller).
+FILE_MAX = 16 * 1024 * 1024
+
+
+def check_text(text: str, fld: str, limit: int = TEXT_MAX) -> None:
+    """InputError naming ``fld`` unless ``text`` is valid Unicode without control characters
+    and at most ``limit`` characters long."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError.of(fld, "unicode", "is not valid Unicode text (a lone surrogate)") \
+                from None
+        printable = not any(unicodedata.category(ch) == "Cc" for ch in text)
+    else:
+        printable = text.isprintable()
+    if not printable:
+        raise InputError.of(fld, "control-character", "contains a control character")
+    if len(text) > limit:
+        raise InputError.of(fld, "too-long", "is too long: at most %(limit)s characters, not %(n)s",
+                            limit=limit, n=len(text))
+
+
+def clean_text(text: str, fld: str, limit: int = TEXT_MAX) -> str:
+    """``text`` checked (see :func:`check_text`) and in Unicode normal form C."""
+    if not text.isascii():
+        check_text(text, fld, 10 * limit)
+        text = unicodedata.normalize("NFC", text)
+    check_text(text, fld, limit)
+    return text
+
+
+def _child(fld: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{fld}[{key}]"
+    return f"{fld}.{key}" if fld else str(key)
+
+
+def check_value(data: object, fld: str = "") -> None:
+    """The whole JSON value walked once (no recursion): InputError at the first container
+    nested too deeply, number too large or text that no field may hold."""
+    stack: list[tuple[object, str, int]] = [(data, fld, 1)]
+    while stack:
+        value, where, depth = stack.pop()
+        if isinstance(value, str):
+            if len(value) > TEXT_MAX or not (value.isascii() and value.isprintable()):
+                check_text(value, where or "record")
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, int):
+            if not -INT_MAX <= value <= INT_MAX:
+                raise InputError.of(where or "record", "too-large",
+                                    "is too large: numbers go up to %(limit)s", limit=INT_MAX)
+        elif isinstance(value, float):
+            if not math.isfinite(value) or abs(value) > INT_MAX:
+                raise InputError.of(where or "record", "too-large",
+                                    "is too large: numbers go up to %(limit)s", limit=INT_MAX)
+        elif isinstance(value, (dict, list)):
+            if depth > DEPTH_MAX:
+                raise InputError.of(where or "record", "too-deep",
+                                    "is nested too deeply (at most %(limit)s levels)",
+                                    limit=DEPTH_MAX)
+            items: Any = value.items() if isinstance(value, dict) else enumerate(value)
+            children = []
+            for key, item in items:
+                if isinstance(key, str) and not (key.isascii() and key.isprintable()
+                                                 and len(key) <= TEXT_MAX):
+                    check_text(key, _child(where, "?"))
+                children.append((item, _child(where, key), depth + 1))
+            stack.extend(reversed(children))
+
+
+class _Constant(ValueError):
+    """NaN or Infinity in the JSON text (not JSON, though Python reads it)."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _Constant(name)
+
+
+def read_json(raw: bytes) -> Any:
+    """The JSON value of a record file or request body: UTF-8 (a byte order mark is
+    accepted), strict JSON; InputError at ``record`` otherwise (never RecursionError or
+    ValueError). The value still has to pass :func:`check_value`."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError.of("record", "encoding", "not UTF-8 text") from None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as e:
+        raise InputError.of("record", "json", "not valid JSON (%(msg)s at line %(line)s column "
+                            "%(column)s)", msg=e.msg, line=e.lineno, column=e.colno) from None
+    except RecursionError:
+        raise InputError.of("record", "too-deep", "is nested too deeply (at most %(limit)s levels)",
+                            limit=DEPTH_MAX) from None
+    except _Constant as e:
+        raise InputError.of("record", "json", "not valid JSON (%(msg)s at line %(line)s column "
+                            "%(column)s)", msg=f"{e} is not a number in JSON", line=1,
+                            column=text.find(str(e)) + 1) from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise InputError.of("record", "too-large", "is too large: numbers go up to %(limit)s",
+                            limit=INT_MAX) from None
