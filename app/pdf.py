@@ -31,6 +31,7 @@ _render_lock = threading.Lock()
 #: a table cell. Spaces on one line (``</b> <i>``) are kept: they may mean something.
 _INDENT = re.compile(r">[ \t\r\f\v]*\n\s*<")
 _css_cache: dict[tuple[str, float], Any] = {}
+_font_config: Any = None
 
 
 class FetchRefused(ValueError):
@@ -98,6 +99,18 @@ def stylesheet(name: str = PDF_CSS) -> Any:
     return css
 
 
+def font_config() -> Any:
+    """The one ``FontConfiguration`` of this process: a fresh one loads fontconfig's
+    configuration and a new Pango font map (fonts opened and measured again) on every
+    render. Fonts come from fontconfig only (no ``@font-face``), so it never changes."""
+    global _font_config
+    if _font_config is None:
+        from weasyprint.text.fonts import FontConfiguration
+
+        _font_config = FontConfiguration()
+    return _font_config
+
+
 def render_pdf(html: str, base: str | None = None, *, stylesheets: list[Any] | None = None,
                fetcher: Any = None, progress: Callable[[str, int], None] | None = None) -> bytes:
     """The PDF of ``html`` (a whole document) styled by ``static/css/pdf.css``.
@@ -119,7 +132,7 @@ def render_pdf(html: str, base: str | None = None, *, stylesheets: list[Any] | N
         if progress:
             progress("rendering", 0)
         document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher).render(
-            stylesheets=sheets)
+            stylesheets=sheets, font_config=font_config())
         if progress:
             progress("writing", len(document.pages))
         return bytes(document.write_pdf())

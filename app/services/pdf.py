@@ -53,8 +53,8 @@ class RecordGame:
         return list(self.record.get("hands", []))
 
 
-def _day(value: Any, lang: str) -> str | None:
-    """A game's day as people write it in ``lang`` ("1 de diciembre de 2026")."""
+def long_date(value: Any, lang: str) -> str | None:
+    """A day as people write it in ``lang`` ("1 de diciembre de 2026"); None for no day."""
     from babel.dates import format_date
 
     if isinstance(value, datetime):
@@ -86,7 +86,7 @@ def _header(game: Any, lang: str) -> dict[str, Any]:
         "players": list(record["players"]), "clockwise": profile.clockwise,
         "first_seat": record.get(profile.seat_key), "seat_key": profile.seat_key,
         "options": profile.parse_options(record.get("options")).as_dict(profile),
-        "date": _day(getattr(game, "created_at", None), lang),
+        "date": long_date(getattr(game, "created_at", None), lang),
         "fingerprint": fingerprint(record), "n_hands": profile.n_hands, "lang": lang,
         "orientation": default_orientation(profile.id),
     }

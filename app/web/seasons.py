@@ -101,6 +101,7 @@ def standings_pdf(season_id: int) -> Response:
     profile = _profile_arg()
     language = lang()
     doc = standings.standings_doc(get_session(), season, profile, language)
+    doc["link"] = url_for("seasons.show", season_id=season.id, profile=profile, _external=True)
     response = Response(standings.export_standings_pdf(doc), mimetype="application/pdf")
     name = f"standings-{season.id}" + (f"-{profile}" if profile else "")
     disposition = "attachment" if request.args.get("download") else "inline"

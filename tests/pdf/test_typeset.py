@@ -3,16 +3,19 @@
 Each profile's sheet (in Spanish, with long full names) is rendered through the app;
 ``pdffonts`` must list only named DejaVu faces and no monospaced one, ``pdftotext`` must
 find every full name, the notes in Spanish, the localized date, the fingerprint and the
-game's link. Page 1 of every sheet, hand record and blank sheet is kept as a PNG under
-test-artifacts/pdf/ (ignored by git) for a reviewer to look at.
+game's link. A season's standings (the whole season and one profile) are checked the same
+way. Page 1 of every sheet, hand record, blank sheet and standings is kept as a PNG under
+test-artifacts/pdf/ (ignored by git; ``$KINGSHEET_ARTIFACTS/pdf`` when that is set) for a
+reviewer to look at.
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 from collections.abc import Iterator
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +29,8 @@ from tests.web.test_referee import REVOKE, finish_without_deal
 PROFILES = ("ru32", "fiestas", "subastas", "rifki")
 NAMES = ["María José Fernández de la Vega", "Bartolomé Esteban Murillo", "Ana",
          "Juan Carlos Rodríguez Zapatero"]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "pdf"
+ARTIFACTS = Path(os.environ.get("KINGSHEET_ARTIFACTS")
+                 or Path(__file__).resolve().parents[2] / "test-artifacts") / "pdf"
 
 
 def poppler(tool: str, *args: str) -> str:
@@ -56,7 +60,6 @@ def pdfs(es_app: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any
     from app.services.games import import_game
 
     out_dir = tmp_path_factory.mktemp("typeset-pdfs")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     client = es_app.test_client()
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
     out: dict[str, Any] = {}
@@ -80,10 +83,17 @@ def pdfs(es_app: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any
             path = out_dir / f"{profile}-{kind}.pdf"
             path.write_bytes(response.data)
             files[kind] = path
-            poppler("pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(path),
-                    str(ARTIFACTS / f"{profile}-{kind}"))
+            screenshot(path, f"{profile}-{kind}")
         out[profile] = {"id": gid, "record": stored, **files}
     return out
+
+
+def screenshot(pdf: Path, name: str) -> Path:
+    """Page 1 of ``pdf`` as ARTIFACTS/<name>.png."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    poppler("pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf),
+            str(ARTIFACTS / name))
+    return ARTIFACTS / f"{name}.png"
 
 
 def fonts_of(path: Path) -> list[str]:
@@ -146,3 +156,81 @@ def test_screenshots_of_every_profile_are_kept(pdfs: dict[str, Any]) -> None:
         for kind in ("sheet", "hand", "blank"):
             png = ARTIFACTS / f"{profile}-{kind}.png"
             assert png.exists() and png.stat().st_size > 10_000, png
+
+
+# --- a season's standings ------------------------------------------------------------------
+
+CLUB = NAMES + ["Eva", "Francisco Javier de Goya y Lucientes", "Gloria", "Héctor"]
+
+
+@pytest.fixture(scope="module")
+def standings_pdfs(es_app: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A season with finished games of three profiles among eight players (two of them
+    with very long names), one game before it; its standings PDF for the whole season and
+    for fiestas only."""
+    from app.db import get_session
+    from app.services.imports import check_one, write_chunk
+    from app.services.seasons import save_season
+
+    out_dir = tmp_path_factory.mktemp("standings-pdfs")
+    with es_app.app_context():
+        session = get_session()
+        for k, profile in enumerate(("fiestas", "ru32", "rifki", "fiestas", "ru32", "fiestas")):
+            for table in range(2):
+                record = load_record(f"{profile}_complete.json")
+                record["players"] = [CLUB[(k + table * 4 + s) % len(CLUB)] for s in range(4)]
+                when = datetime(2026, 1, 5 + k, 20, 0, tzinfo=UTC)
+                write_chunk(session, [check_one(record)], who="test", played_at=when, players={})
+        before = load_record("fiestas_complete.json")
+        before["players"] = ["Ana", "Eva", "Gloria", "Héctor"]
+        write_chunk(session, [check_one(before)], who="test",
+                    played_at=datetime(2025, 12, 30, tzinfo=UTC), players={})
+        season_id = save_season(session, name="Liga de invierno 2026", starts_on=date(2026, 1, 1),
+                                ends_on=date(2026, 3, 31)).id
+    client = es_app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    out = {"id": season_id}
+    for kind, query in (("season", ""), ("fiestas", "?profile=fiestas")):
+        response = client.get(f"/seasons/{season_id}/standings.pdf{query}")
+        assert response.status_code == 200 and response.mimetype == "application/pdf"
+        path = out_dir / f"standings-{kind}.pdf"
+        path.write_bytes(response.data)
+        screenshot(path, f"standings-{kind}")
+        out[kind] = path
+    return out
+
+
+@pytest.mark.parametrize("kind", ["season", "fiestas"])
+def test_standings_are_typeset_like_the_sheets(kind: str, standings_pdfs: dict[str, Any]) -> None:
+    fonts = fonts_of(standings_pdfs[kind])
+    assert fonts and not [f for f in fonts if "mono" in f.lower()], fonts
+    assert "DejaVu-Sans-Semi-Condensed" in fonts and "DejaVu-Serif-Bold" in fonts, fonts
+    text = poppler("pdftotext", "-enc", "UTF-8", str(standings_pdfs[kind]), "-")
+    assert "Liga de invierno 2026" in text and "CLASIFICACIÓN" in text.upper()
+    assert "1 de enero de 2026 – 31 de marzo de 2026" in text   # the days, written in Spanish
+    for name in CLUB:  # every player, full names wrapped, never cut
+        assert flat(name) in flat(text), name
+    words = text.split()
+    for label in ("Partidas jugadas", "Victorias", "Compartidas", "Puntos", "Media", "Reyes", "Infracciones"):
+        assert all(w in words for w in label.split()), label   # headers whole, not broken in a word
+    assert f"/seasons/{standings_pdfs['id']}" in flat(text)   # the address the QR code holds
+    assert "Impreso el " + format_date(date.today(), format="long", locale="es") in text
+    assert "…" not in text
+
+
+def test_season_standings_show_the_leaderboard_then_every_profile(standings_pdfs: dict[str, Any]) -> None:
+    text = poppler("pdftotext", "-enc", "UTF-8", str(standings_pdfs["season"]), "-")
+    assert "12 partidas terminadas" in text and "8 jugadores" in text
+    board = text.index("todos los juegos")
+    order = [text.index(p, board) for p in ("King ruso", "King con fiestas", "King turco (Rıfkı)")]
+    assert board < min(order), order
+    assert "6 partidas terminadas" in text     # fiestas: 3 days x 2 tables
+    only = poppler("pdftotext", "-enc", "UTF-8", str(standings_pdfs["fiestas"]), "-")
+    assert "6 partidas terminadas" in only and "todos los juegos" not in only
+    assert "King ruso" not in only
+
+
+def test_standings_screenshots_are_kept(standings_pdfs: dict[str, Any]) -> None:
+    for kind in ("season", "fiestas"):
+        png = ARTIFACTS / f"standings-{kind}.png"
+        assert png.exists() and png.stat().st_size > 10_000, png
