@@ -17,7 +17,7 @@ from app.rules.auction import AuctionOutcome, run_auction
 from app.rules.cards import BIT, HEARTS_MASK, cards_of
 from app.rules.errors import InputError, RecordError, RuleError, SumError, Term, contract_term
 from app.rules.errors import element as element_term
-from app.rules.limits import NAME_MAX, REASON_MAX, check_value, clean_text
+from app.rules.limits import NAME_MAX, REASON_MAX, REPLAY_MAX, check_value, clean_text
 from app.rules.play import PlayRules, Violation, play_out, play_rules
 from app.rules.profiles import (RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_QUOTA, Contract,
                                 Options, Profile, get_profile)
@@ -243,6 +243,7 @@ class GameBuilder:
         self.hands: list[HandResult] = []
         self.totals = [0, 0, 0, 0]
         self.expected_sum = 0
+        self.replays = 0                     # replay rulings of the next hand so far
         self.contract_count: dict[str, int] = {}
         self.seat_penalties = [0, 0, 0, 0]
         self.seat_koz = [0, 0, 0, 0]
@@ -385,12 +386,19 @@ class GameBuilder:
             assert ruling.points is not None
             points = list(ruling.points)
         elif ruling.kind == "replay":
+            if self.replays >= REPLAY_MAX:
+                raise RuleError.of(f"{fld}.ruling.kind", "replay-limit",
+                                   "hand %(n)s has been replayed %(max)s times already; record "
+                                   "how this deal went (as played, charged or adjusted)",
+                                   n=self.number, max=REPLAY_MAX)
+            self.replays += 1
             result.counted = False
             result.payments = [0, 0, 0, 0]
         result.points = points
         result.total = sum(points)
         # the game --------------------------------------------------------------------------
         if result.counted:
+            self.replays = 0
             totals = self.totals
             for s in range(4):
                 totals[s] += points[s] + result.payments[s]

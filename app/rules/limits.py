@@ -28,6 +28,9 @@ TEXT_MAX = 600
 DEPTH_MAX = 12
 #: The largest magnitude of any number in a record (scores are in the hundreds).
 INT_MAX = 10**9
+#: Replay rulings of one hand (RULES.md §3 sets no limit; a table re-deals a few times at
+#: most, and every replay is a row of the sheet).
+REPLAY_MAX = 3
 #: Files and request bodies holding one record (the web's MAX_CONTENT_LENGTH is smaller).
 FILE_MAX = 16 * 1024 * 1024
 

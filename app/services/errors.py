@@ -17,3 +17,7 @@ class InputError(Exception):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+class NothingChanged(Exception):
+    """A save whose record is the stored one: nothing was written (no version, no audit)."""

@@ -9,14 +9,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.models import AuditAction, AuditEntry, Game, GameStatus, Player, Seat
+from app.models import AuditAction, AuditEntry, Game, GameStatus, Seat
 from app.rules import load
-from app.services.errors import ConflictError
-from app.services.results import result_values, store_results
+from app.services.errors import ConflictError, NothingChanged
+from app.services.queries import replay_game
+from app.services.results import player_ids_for, result_values, store_results
 
 
 def checked_record(data: Any) -> tuple[dict[str, Any], Any]:
@@ -29,31 +29,39 @@ def status_of(result: Any) -> GameStatus:
     return GameStatus.COMPLETE if result.complete else GameStatus.IN_PROGRESS
 
 
-def get_or_create_player(session: Session, name: str) -> Player:
-    player = session.scalars(select(Player).where(Player.name == name)).first()
-    if player is None:
-        player = Player(name=name)
-        session.add(player)
-        session.flush()
-    return player
-
-
 def create_game(session: Session, data: Any, *, who: str, action: AuditAction) -> Game:
     record, result = checked_record(data)
-    players = [get_or_create_player(session, name) for name in record["players"]]
+    player_ids = player_ids_for(session, record["players"], {})
     game = Game(profile=record["profile"], record=record, status=status_of(result))
     session.add(game)
-    for seat, player in enumerate(players):
-        game.seats.append(Seat(seat=seat, player=player))
+    for seat, player_id in enumerate(player_ids):
+        game.seats.append(Seat(seat=seat, player_id=player_id))
     game.audit.append(AuditEntry(who=who, action=action, after=copy.deepcopy(record), version=1))
     session.flush()
-    store_results(session, game, result_values(record, result), [p.id for p in players])
+    store_results(session, game, result_values(record, result), player_ids)
     session.commit()
     return game
 
 
+def _essential(record: dict[str, Any], result: Any) -> dict[str, Any]:
+    """The record without what a hand may state or leave to the engine with the same
+    meaning (a contract fixed by the schedule, the default leader): two records with the
+    same essentials are the same game, and saving one over the other changes nothing."""
+    hands = []
+    for raw, h in zip(record["hands"], result.hands, strict=True):
+        hand = dict(raw)
+        if "contract" in hand and hand["contract"] == h.contract.id:
+            del hand["contract"]
+        if "leader" in hand and hand["leader"] == h.leader:
+            del hand["leader"]
+        hands.append(hand)
+    return {**record, "hands": hands}
+
+
 def check_version(game: Game, expected_version: int | None) -> None:
-    if expected_version is not None and game.version != expected_version:
+    """ConflictError unless the save was made from the stored version (a save that names no
+    version is a conflict too: every save checks)."""
+    if game.version != expected_version:
         raise ConflictError(
             f"game {game.id} changed since this page was loaded "
             f"(version {expected_version}, now {game.version})", game.version)
@@ -64,6 +72,11 @@ def save_record(session: Session, game: Game, data: dict[str, Any], *, expected_
                 before: Any, after: Any) -> Game:
     check_version(game, expected_version)
     record, result = checked_record(data)
+    if record == game.record or _essential(record, result) == _essential(
+            game.record, replay_game(game)):
+        # writing it would log a change that is none, and (the row being unchanged) skip the
+        # UPDATE that checks the version in the database: write nothing and say so
+        raise NothingChanged(f"game {game.id}: the record is unchanged")
     game.record = record
     game.status = status_of(result)
     # the version this write produces (the version column counts up by one per write)

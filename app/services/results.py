@@ -19,6 +19,7 @@ from sqlalchemy import Table, case, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from app.db import utcnow
 from app.models import Game, GameStatus, Player, PlayerTotal, Season, Seat, SeatResult, StoredResult
 from app.models.result import ALL_TIME, SEAT_COLUMNS, TOTAL_COLUMNS
 from app.rules import RecordError, digest, load
@@ -342,15 +343,24 @@ def recompute_season_totals(session: Session, season: Season) -> None:
 
 
 def player_ids_for(session: Session, names: Sequence[str], cache: dict[str, int]) -> list[int]:
-    """Player ids for names, creating missing players (kept in ``cache`` across calls)."""
-    missing = [n for n in names if n not in cache]
+    """Player ids for names, creating missing players (kept in ``cache`` across calls).
+
+    Race-free: two requests creating the same new name at once both get its one row
+    (``INSERT ... ON CONFLICT DO NOTHING``, then a select), never an IntegrityError."""
+    missing = [n for n in dict.fromkeys(names) if n not in cache]
     if missing:
-        for pid, name in session.execute(select(Player.id, Player.name).where(Player.name.in_(missing))):
-            cache[name] = pid
-        for name in missing:
-            if name not in cache:
-                player = Player(name=name)
-                session.add(player)
-                session.flush()
-                cache[name] = player.id
+        cache.update(_ids_of_players(session, missing))
+        absent = [n for n in missing if n not in cache]
+        if absent:
+            insert_fn = postgresql.insert if session.get_bind().dialect.name == "postgresql" \
+                else sqlite.insert
+            session.execute(insert_fn(Player).values([{"name": n, "created_at": utcnow()}
+                                                      for n in absent])
+                            .on_conflict_do_nothing(index_elements=["name"]))
+            cache.update(_ids_of_players(session, absent))
     return [cache[n] for n in names]
+
+
+def _ids_of_players(session: Session, names: list[str]) -> dict[str, int]:
+    return {name: pid for pid, name in
+            session.execute(select(Player.id, Player.name).where(Player.name.in_(names)))}

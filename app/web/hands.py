@@ -18,7 +18,7 @@ from app.security import id_arg
 from app.services import entry, queries
 from app.services import hands as hands_service
 from app.services import setup as setup_service
-from app.services.errors import ConflictError, InputError
+from app.services.errors import ConflictError, InputError, NothingChanged
 from app.web.games import lang, load_game_or_404
 from app.web.messages import field_label, translate_error
 from app.web.prefs import remember_scorer
@@ -272,6 +272,9 @@ def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, 
         form.version.data = e.current_version
         form.version.raw_data = [str(e.current_version)]
         return render_template("hands/entry.html", **page), 409
+    except NothingChanged:
+        flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))
+        return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")
     flash(_("Hand %(n)s corrected.", n=index + 1) if editing
           else _("Hand %(n)s saved.", n=ctx.next.number))
     return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")

@@ -23,7 +23,7 @@ from app.security import id_arg
 from app.services import entry, queries
 from app.services import referee as svc
 from app.services import setup as setup_service
-from app.services.errors import ConflictError, InputError
+from app.services.errors import ConflictError, InputError, NothingChanged
 from app.web.games import lang, load_game_or_404
 from app.web.messages import translate_error
 from app.web.prefs import remember_scorer
@@ -268,6 +268,10 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     except InputError as e:
         errors.setdefault("__all__", []).append(e.message)
         return final, form, None, 400
+    except NothingChanged:
+        flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))
+        return final, form, redirect(url_for("games.sheet", game_id=game.id)
+                                     + f"#hand-{index + 1}"), None
     n = index + 1
     nxt = ctx.next
     flash(_("Hand row %(n)s corrected.", n=n) if editing or page["taken"] else
@@ -353,10 +357,18 @@ def hand(game_id: int, n: int) -> Any:
     return _hand_page(game, n - 1, form, {}, 200)
 
 
+def _hand_gone(game: Any, n: int) -> ConflictError:
+    """A ruling posted for a hand row another phone deleted meanwhile."""
+    return ConflictError(_("Someone else deleted hand row %(n)s meanwhile: nothing was saved.",
+                           n=n), game.version)
+
+
 @bp.post("/games/<int:game_id>/hands/<int:n>/ruling")
 def ruling(game_id: int, n: int) -> Any:
     game = load_game_or_404(game_id)
     if not 1 <= n <= len(game.hands):
+        if request.form.get("version", type=id_arg) not in (None, game.version):
+            raise _hand_gone(game, n)
         abort(404)
     index = n - 1
     form = _ruling_form(game, index)
@@ -379,11 +391,16 @@ def ruling(game_id: int, n: int) -> Any:
         errors.setdefault(key, []).append(message)
         return _hand_page(game, index, form, errors, 422)
     except ConflictError:
+        if index >= len(game.hands):
+            raise _hand_gone(game, n) from None
         form.version.data = game.version
         form.version.raw_data = [str(game.version)]
         return _hand_page(game, index, form, {"__all__": [
             _("Someone else changed this game meanwhile: nothing was saved. Check the hand "
               "and press the button again.")]}, 409)
+    except NothingChanged:
+        flash(_("Nothing changed: hand row %(n)s already had this ruling.", n=n))
+        return redirect(url_for("referee.hand", game_id=game_id, n=n) + "#ruling", code=303)
     flash(_("Ruling recorded on hand row %(n)s.", n=n))
     return redirect(url_for("referee.hand", game_id=game_id, n=n) + "#ruling", code=303)
 
