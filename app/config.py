@@ -17,12 +17,14 @@ DEFAULTS: dict[str, Any] = {
     "SECRET_KEY": None,
     "BABEL_DEFAULT_LOCALE": "es",
     "LANGUAGES": ("es", "en"),
+    # The club's time zone: every date and time a page or PDF shows (stored in UTC)
+    "CLUB_TIME_ZONE": "Europe/Madrid",
     "WTF_CSRF_TIME_LIMIT": None,   # a game lasts an evening; tokens live with the session
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
     "SESSION_COOKIE_SAMESITE": "Lax",
 }
 
-ENV_KEYS = ("DATABASE_URL", "SECRET_KEY")
+ENV_KEYS = ("DATABASE_URL", "SECRET_KEY", "CLUB_TIME_ZONE")
 
 
 def normalize_database_url(url: str) -> str:
@@ -48,6 +50,7 @@ def load_config(config: Any, instance_path: str, test_config: dict[str, Any] | N
     if not config.get("DATABASE_URL"):
         config["DATABASE_URL"] = "sqlite:///" + str(Path(instance_path) / "kingsheet.sqlite")
     config["DATABASE_URL"] = normalize_database_url(config["DATABASE_URL"])
+    config["BABEL_DEFAULT_TIMEZONE"] = config["CLUB_TIME_ZONE"]
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = _instance_secret(Path(instance_path))
 

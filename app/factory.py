@@ -8,7 +8,7 @@ from flask import Flask
 from app import commands, db, errors, security
 from app.config import load_config
 from app.i18n import init_babel
-from app.web.filters import init_filters
+from app.web.words import init_words
 
 
 def build_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -21,7 +21,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     csrf = CSRFProtect(app)
     init_babel(app)
-    init_filters(app)
+    init_words(app)
     db.init_app(app)
     errors.init_app(app)
     commands.init_app(app)

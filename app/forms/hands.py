@@ -13,10 +13,10 @@ from wtforms import Form, IntegerField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from app.forms import choices
+from app.rules.record import RULING_KINDS
 from app.services.entry import EntrySpec
 
 SEAT_PAIRS = [("", "—"), ("0", "0"), ("1", "1"), ("2", "2"), ("3", "3")]
-RULING_KINDS = ("as-played", "replay", "charge-offender", "adjusted")
 
 
 def _seat(value: Any) -> int | None:

@@ -10,7 +10,7 @@ from wtforms import IntegerField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from app.forms import choices
-from app.services.referee import RULING_KINDS, RULING_LABELS
+from app.rules.record import RULING_KINDS
 
 SEATS = [("", "—"), ("0", "0"), ("1", "1"), ("2", "2"), ("3", "3")]
 WHOLE = _l("Type a whole number.")
@@ -28,7 +28,7 @@ class RulingForm(FlaskForm):
 
     version = IntegerField(validators=[InputRequired()])
     scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
-    kind = SelectField(_l("Ruling"), choices=choices((k, RULING_LABELS[k]) for k in RULING_KINDS),
+    kind = SelectField(_l("Ruling"), choices=choices((k, k) for k in RULING_KINDS),
                        default="as-played",
                        validators=[InputRequired(message=_l("Choose a ruling."))])
     seat = SelectField(_l("Offending player"), choices=choices(SEATS), default="",

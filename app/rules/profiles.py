@@ -169,7 +169,7 @@ def _ru32() -> Profile:
     for sign, prefix in ((-1, "no-"), (1, "plus-")):
         for key, es, en, values, early in _RU32_ROUNDS:
             cid = prefix + key
-            name_es = f"Sin {es}" if sign < 0 else f"{es} (positivo)"
+            name_es = f"Sin {es}" if sign < 0 else f"{es[:1].upper()}{es[1:]} (positivo)"
             name_en = f"No {en}" if sign < 0 else f"{en} (positive)"
             contracts[cid] = _contract(cid, name_es, name_en, 32,
                                        {e: sign * v for e, v in values.items()}, ends_early=early)

@@ -154,7 +154,7 @@ def hand_doc(game: Any, row: int, lang: str = "es") -> dict[str, Any] | None:
     profile = get_profile(game.profile)
     h = result.hands[row - 1]
     doc = _header(game, lang)
-    doc.update(queries.hand_row(h, profile, lang, list(game.record["players"])))
+    doc.update(queries.hand_row(h, profile, lang))
     doc["kind"] = "hand"
     doc["played_points"] = list(h.played_points)
     doc["early_end_reason"] = h.early_end_reason

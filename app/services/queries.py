@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.models import AuditEntry, Game, Player, SeatResult, StoredResult
 from app.rules import RecordError, build_report, digest, get_profile, load
+from app.services.collation import by_name
 from app.services.results import day_start
 
 
@@ -184,12 +185,12 @@ def seats_of(session: Session, player_id: int, game_ids: list[int]) -> dict[int,
 
 def player_choices(session: Session) -> list[tuple[int, str]]:
     """(id, name) of every player, by name (the list's player filter)."""
-    return [(int(i), str(n)) for i, n in session.execute(
-        select(Player.id, Player.name).order_by(func.lower(Player.name), Player.id))]
+    return by_name([(int(i), str(n)) for i, n in session.execute(
+        select(Player.id, Player.name).order_by(Player.id))], lambda row: row[1])
 
 
 def player_names(session: Session) -> list[str]:
-    return list(session.scalars(select(Player.name).order_by(func.lower(Player.name))).all())
+    return by_name(session.scalars(select(Player.name)).all(), str)
 
 
 def audit_log(session: Session, game_id: int) -> list[AuditEntry]:
@@ -204,22 +205,13 @@ def _contract_name(profile: Any, contract_id: str | None, lang: str) -> str | No
     return contract.name(lang) if contract else contract_id
 
 
-def _violation(v: Any, players: list[str] | None) -> dict[str, Any]:
-    """A violation as a plain dict, with its rule's name and a sentence in the page's
-    language (the engine's own ``message`` is English)."""
-    out = {"trick": v.trick, "seat": v.seat, "card": v.card, "rule": v.rule,
-           "message": v.message, "evidence": list(v.evidence)}
-    if players:
-        from app.services.referee import violation_row
-
-        row = violation_row(v, players)
-        out.update(rule_name=row["rule_name"], sentence=row["sentence"])
-    else:
-        out.update(rule_name=v.rule, sentence=v.message)
-    return out
+def _violation(v: Any) -> dict[str, Any]:
+    """A violation as a plain dict (ids and codes: the pages word it, app.web.words)."""
+    return {"trick": v.trick, "seat": v.seat, "card": v.card, "rule": v.rule,
+            "message": v.message, "evidence": list(v.evidence)}
 
 
-def hand_row(h: Any, profile: Any, lang: str, players: list[str] | None = None) -> dict[str, Any]:
+def hand_row(h: Any, profile: Any, lang: str) -> dict[str, Any]:
     ruling = getattr(h, "ruling", None)
     ruling_kind = getattr(ruling, "kind", "as-played") if ruling else "as-played"
     diff = h.total - h.expected_total
@@ -233,7 +225,7 @@ def hand_row(h: Any, profile: Any, lang: str, players: list[str] | None = None) 
         "check_ok": diff == 0, "diff": diff, "running_totals": list(h.running_totals),
         "counted": h.counted, "made_king": getattr(h, "made_king", False),
         "ended_early": getattr(h, "ended_early", False),
-        "violations": [_violation(v, players) for v in getattr(h, "violations", ())],
+        "violations": [_violation(v) for v in getattr(h, "violations", ())],
         "ruling": None if ruling_kind == "as-played" else {
             "kind": ruling_kind, "seat": getattr(ruling, "seat", None),
             "points": getattr(ruling, "points", None), "reason": getattr(ruling, "reason", None),
@@ -261,7 +253,7 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
     except RecordError as e:
         view["error"] = str(e)
         return view
-    rows = [hand_row(h, profile, lang, view["players"]) for h in result.hands]
+    rows = [hand_row(h, profile, lang) for h in result.hands]
     totals = list(result.totals)
     view.update({
         "hands": rows, "totals": totals, "sum": result.sum, "expected_sum": result.expected_sum,
@@ -321,8 +313,7 @@ def changes_since(session: Session, game: Game, since: int, lang: str = "es") ->
     try:
         result = replay_game(game)
         profile = get_profile(game.profile)
-        players = list(game.record["players"])
-        rows = [hand_row(h, profile, lang, players) for h in result.hands]
+        rows = [hand_row(h, profile, lang) for h in result.hands]
     except RecordError:
         rows = []
     listed = []

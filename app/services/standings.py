@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from app.models import Player, PlayerTotal, Season
 from app.models.result import ALL_TIME
 from app.rules import PROFILES
+from app.services.collation import by_name
 
 
 @dataclass
@@ -65,8 +66,9 @@ def roster(session: Session) -> list[StandingRow]:
     sums = (select(pt.player_id, *[func.sum(getattr(pt, c)).label(c) for c in _SUMS])
             .where(pt.season_id == ALL_TIME).group_by(pt.player_id).subquery())
     stmt = (select(Player.id, Player.name, *[sums.c[c] for c in _SUMS])
-            .outerjoin(sums, sums.c.player_id == Player.id).order_by(func.lower(Player.name), Player.id))
-    return [_row(r.id, r.name, r._mapping) for r in session.execute(stmt)]
+            .outerjoin(sums, sums.c.player_id == Player.id).order_by(Player.id))
+    return by_name([_row(r.id, r.name, r._mapping) for r in session.execute(stmt)],
+                   lambda row: row.name)
 
 
 @dataclass

@@ -22,6 +22,7 @@ from app.security import Response
 from app.services import games as games_service
 from app.services import queries
 from app.services.errors import InputError
+from app.web import changelog
 from app.web.chart import legend, progression_svg
 from app.web.diagram import table_svg
 from app.web.prefs import remember_scorer
@@ -164,9 +165,15 @@ def sheet(game_id: int) -> str:
 @bp.get("/games/<int:game_id>/audit")
 def audit(game_id: int) -> str:
     game = load_game_or_404(game_id)
-    entries = queries.audit_log(get_session(), game_id)
-    return render_template("games/audit.html", game=queries.sheet_view(game, lang()), entries=entries,
-                           dumps=lambda v: json.dumps(v, ensure_ascii=False))
+    language = lang()
+    view = queries.sheet_view(game, language)
+    owners = [h["owner"] for h in view["hands"]]
+    entries = [{"entry": e, "lines": changelog.entry_lines(
+                    e.action.value, e.before, e.after, view["players"], language,
+                    owners[e.hand_index] if e.hand_index is not None
+                    and e.hand_index < len(owners) else None)}
+               for e in queries.audit_log(get_session(), game_id)]
+    return render_template("games/audit.html", game=view, entries=entries)
 
 
 @bp.get("/games/<int:game_id>/record.json")

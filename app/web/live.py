@@ -21,6 +21,7 @@ from app.security import id_arg
 from app.services import queries
 from app.web.games import lang, load_game_or_404
 from app.web.prefs import safe_next
+from app.web.words import iso_utc
 
 bp = Blueprint("live", __name__)
 
@@ -40,7 +41,7 @@ def stamp(game_id: int) -> Any:
     if request.if_none_match.contains(tag):
         response = Response(status=304)
     else:
-        updated = found.updated_at.isoformat() if found.updated_at is not None else None
+        updated = iso_utc(found.updated_at) or None
         response = jsonify(version=found.version, updated_at=updated)
     response.set_etag(tag)
     # always revalidate: never answered from a cache without asking the server

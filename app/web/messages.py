@@ -8,7 +8,7 @@ catalog does not know is shown as the engine wrote it, always under the field it
 """
 from __future__ import annotations
 
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, get_translations, gettext
 from flask_babel import lazy_gettext as _l
 
 from app.rules import PROFILES, Contract, RecordError, Term
@@ -36,6 +36,32 @@ WHAT_ES = {
     "trick": "una lista de cuatro cartas",
 }
 WORDS_ES = {"element": ELEMENT_ES, "type": TYPE_ES, "what": WHAT_ES}
+
+#: Engine templates that hold a count: (the singular msgid, the count's param). The
+#: template itself is the plural msgid, so ``ngettext`` picks the form the count needs.
+PLURALS: dict[str, tuple[str, str]] = {
+    "koz has been played %(n)s times already": ("koz has been played %(n)s time already", "n"),
+    "seat %(seat)s (%(name)s) has already chosen koz %(n)s times (3+2)":
+        ("seat %(seat)s (%(name)s) has already chosen koz %(n)s time (3+2)", "n"),
+    "%(contract)s has been played %(n)s times already":
+        ("%(contract)s has been played %(n)s time already", "n"),
+    "seat %(seat)s (%(name)s) has already chosen %(n)s penalties (3+2)":
+        ("seat %(seat)s (%(name)s) has already chosen %(n)s penalty (3+2)", "n"),
+    "seat %(seat)s (%(name)s) took at least %(cards)s scoring cards in %(tricks)s tricks "
+    "(4 cards a trick)":
+        ("seat %(seat)s (%(name)s) took at least %(cards)s scoring cards in %(tricks)s trick "
+         "(4 cards a trick)", "tricks"),
+    "seat %(seat)s (%(name)s) took %(last)s of the last two tricks but %(tricks)s tricks in all":
+        ("seat %(seat)s (%(name)s) took %(last)s of the last two tricks but %(tricks)s trick "
+         "in all", "tricks"),
+    "seat %(seat)s (%(name)s) was dealt %(n)s cards, not %(got)s":
+        ("seat %(seat)s (%(name)s) was dealt %(n)s card, not %(got)s", "n"),
+    "%(n)s tricks entered; the hand is not over until trick %(last)s":
+        ("%(n)s trick entered; the hand is not over until trick %(last)s", "n"),
+    "%(n)s tricks entered; the hand is not over until trick %(last)s or the last scoring card":
+        ("%(n)s trick entered; the hand is not over until trick %(last)s or the last scoring "
+         "card", "n"),
+}
 
 #: Every contract by id (ids are unique across profiles; fiestas and subastas share theirs).
 CONTRACTS: dict[str, Contract] = {cid: c for p in PROFILES.values() for cid, c in p.contracts.items()}
@@ -71,7 +97,13 @@ def translate_error(e: RecordError) -> str:
         seat = params.get(key)
         if type(seat) is int:
             params[key] = seat + 1
-    template = str(gettext(e.template))
+    plural = PLURALS.get(e.template)
+    count = params.get(plural[1]) if plural else None
+    if plural and type(count) is int:
+        # the catalog's form for this count, unformatted (formatted with params below)
+        template = str(get_translations().ngettext(plural[0], e.template, count))
+    else:
+        template = str(gettext(e.template))
     try:
         text = template % params
     except (KeyError, ValueError, TypeError):   # a broken translation: say it in English

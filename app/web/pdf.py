@@ -28,15 +28,14 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup
-from sqlalchemy import func, select
 from wtforms import DateField, SelectField
 from wtforms.validators import Optional
 
 from app.db import get_session
 from app.forms import choices
-from app.models import Player
 from app.rules import RecordError, fingerprint
 from app.services import pdf as pdf_service
 from app.services import queries
@@ -251,7 +250,9 @@ def run_job(app: Flask, job: Job) -> None:
                 job.state, job.pages = stage, pages
 
             data = pdf_service.export_bulk_pdf(docs, job.orientation,
-                                               title=_("Score sheets (%(n)s games)", n=len(docs)),
+                                               title=ngettext("Score sheets (%(num)s game)",
+                                                              "Score sheets (%(num)s games)",
+                                                              len(docs)),
                                                progress=progress)
             job.pdf = data
             job.state = "done"
@@ -262,8 +263,7 @@ def run_job(app: Flask, job: Job) -> None:
 
 
 def _player_choices() -> list[Any]:
-    players = get_session().execute(select(Player.id, Player.name).order_by(func.lower(Player.name))).all()
-    return choices([(0, "—")] + [(int(pid), name) for pid, name in players])
+    return choices([(0, "—")] + queries.player_choices(get_session()))
 
 
 @bp.route("/exports", methods=["GET", "POST"])

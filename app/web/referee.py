@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup
 
 from app.db import get_session
@@ -24,9 +25,11 @@ from app.services import entry, queries
 from app.services import referee as svc
 from app.services import setup as setup_service
 from app.services.errors import ConflictError, InputError, NothingChanged
+from app.web import referee_view as view_of
 from app.web.games import lang, load_game_or_404
 from app.web.messages import translate_error
 from app.web.prefs import remember_scorer
+from app.web.words import violation_row
 
 bp = Blueprint("referee", __name__)
 
@@ -102,15 +105,15 @@ def _tricks(game: Any, index: int, taken: bool = False) -> Any:
     # the deal: entered on its own step, then carried in the address
     try:
         deal = svc.deal_from_params(args)
-        deal_problem = svc.check_deal(profile, deal, ctx.players) if deal is not None else None
+        deal_problem = view_of.check_deal(profile, deal, ctx.players) if deal is not None else None
     except EngineInputError as e:
-        deal, deal_problem = None, svc.input_message(e)
+        deal, deal_problem = None, view_of.input_message(e)
     try:
         plays = svc.parse_card_list(args.get("plays"))
         plays_problem = None
     except EngineInputError as e:
         plays, plays_problem = [], _("The cards in the address could not be read (%(msg)s); "
-                                      "start the hand again.", msg=svc.input_message(e))
+                                      "start the hand again.", msg=view_of.input_message(e))
     if args.get("step") == "deal" or "dealt" in args or deal_problem:
         return _deal_step(game, index, editing, setup, page, plays, deal, deal_problem)
     return _play_step(game, index, ctx, page, deal, plays, plays_problem)
@@ -152,12 +155,13 @@ def _play_step(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
                deal: list[list[str]] | None, plays: list[str], plays_problem: str | None) -> Any:
     """The trick grid: a typed card, the finished hand's score and its save."""
     editing, setup = page["editing"], page["setup"]
-    view = svc.tricks_view(ctx.profile, ctx.options, ctx.players, setup, deal, plays)
+    view = view_of.tricks_view(ctx.profile, ctx.options, ctx.players, setup, deal, plays)
     status = 200
     if plays_problem or view["problem"]:
-        page["errors"]["plays"] = [plays_problem or _("Only the first %(k)s cards in the address "
-                                                      "could be played: %(msg)s", k=view["n_valid"],
-                                                      msg=view["problem"])]
+        page["errors"]["plays"] = [plays_problem or ngettext(
+            "Only the first %(num)s card in the address could be played: %(msg)s",
+            "Only the first %(num)s cards in the address could be played: %(msg)s",
+            view["n_valid"], msg=view["problem"])]
         status = 422
     if "add" in request.args and request.method == "GET":
         added = _add_typed_card(game, index, ctx, page, deal, view)
@@ -208,10 +212,10 @@ def _add_typed_card(game: Any, index: int, ctx: entry.Context, page: dict[str, A
     try:
         card = svc.parse_card(typed)
     except EngineInputError as e:
-        page["errors"]["add"] = [svc.input_message(e)]
+        page["errors"]["add"] = [view_of.input_message(e)]
         page["typed"] = typed
         return None
-    probe = svc.tricks_view(ctx.profile, ctx.options, ctx.players, page["setup"], deal,
+    probe = view_of.tricks_view(ctx.profile, ctx.options, ctx.players, page["setup"], deal,
                             view["plays"] + [card])
     if probe["problem"]:
         page["errors"]["add"] = [probe["problem"]]
@@ -240,7 +244,7 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
         status: int | None = 422
     else:
         final = {"points": list(result.points), "played_points": list(result.played_points),
-                 "violations": [svc.violation_row(v, players) for v in result.violations],
+                 "violations": [violation_row(v, players) for v in result.violations],
                  "ruling": result.ruling.kind}
         status = None
     if request.method != "POST":
@@ -280,8 +284,9 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
         # the message is the link to the hand record (issue 14.5); "then=ruling" goes there
         record_url = url_for("referee.hand", game_id=game.id, n=n)
         flash(Markup('<a class="flash-link" href="{}#violations">{}</a>').format(
-            record_url, _("%(k)s rule violations flagged: see the hand record.",
-                          k=len(final["violations"]))), "error")
+            record_url, ngettext("%(num)s rule violation flagged: see the hand record.",
+                                   "%(num)s rule violations flagged: see the hand record.",
+                                   len(final["violations"]))), "error")
         if request.form.get("then") == "ruling":
             return final, form, redirect(record_url + "#ruling", code=303), None
     return final, form, redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{n}"), None
@@ -310,11 +315,11 @@ def _deal_step(game: Any, index: int, editing: bool, setup: setup_service.Setup,
     errors: dict[Any, str] = {}
     status = 200
     if "dealt" in args:
-        for suit in svc.deck_by_suit(profile):
+        for suit in view_of.deck_by_suit(profile):
             for code in suit["cards"]:
                 v = args.get(f"c_{code}", "")
                 assigned[code] = int(v) if v in ("0", "1", "2", "3") else None
-        new_deal, errors = svc.deal_from_assignment(profile, assigned, players)
+        new_deal, errors = view_of.deal_from_assignment(profile, assigned, players)
         if not errors:
             # cards already played must be in their player's hand: the play step checks
             return redirect(_state_url(game.id, index, editing, setup, new_deal, plays), code=303)
@@ -333,14 +338,14 @@ def _deal_step(game: Any, index: int, editing: bool, setup: setup_service.Setup,
         from app.rules.hand import HandState
 
         state = HandState(profile.id, None, setup.contract, setup.trump, leader)
-        n_ok, _msg = svc.replay_plays(state, plays)
+        n_ok, _msg = view_of.replay_plays(state, plays)
         summary = state.summary()
         for k, code in enumerate(plays[:n_ok]):
             t, pos = divmod(k, 4)
             assigned[code] = (summary["leaders"][t] + pos) & 3
     hidden = _hidden(editing, setup, None, plays, index)
     hidden["dealt"] = "1"
-    page.update(grid=svc.deck_by_suit(profile), assigned=assigned, deal_errors=errors,
+    page.update(grid=view_of.deck_by_suit(profile), assigned=assigned, deal_errors=errors,
                 hidden=hidden, back=_state_url(game.id, index, editing, setup, deal, plays),
                 n_tricks=profile.n_tricks, form_action=request.path)
     return render_template("referee/tricks.html", step="deal", **page), status
@@ -440,7 +445,7 @@ def _hand_page(game: Any, index: int, form: RulingForm, errors: dict[str, list[s
                status: int) -> Any:
     players = list(game.record["players"])
     result = queries.replay_game(game)
-    view = svc.hand_record_view(result, index, players, lang())
+    view = view_of.hand_record_view(result, index, players, lang())
     return render_template("referee/hand.html", h=view, game_id=game.id, players=players,
                            profile=result.profile, form=form, errors=errors,
                            version=game.version, lang=lang(),

@@ -1,7 +1,7 @@
 """The rules pages: /rules (the four games) and /rules/<profile>, Spanish and English.
 
 Names and numbers come from the engine and the referee's texts (app.services.rulebook,
-RULE_NAMES, RULE_DEMANDS, RULING_LABELS, the new-game page's option labels); the template
+app.web.words, the new-game page's option labels); the template
 only words them. ``flask --app app rules markdown`` writes the English pages as docs/rules.md."""
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ from flask import Blueprint, abort, current_app, render_template
 from flask_babel import force_locale
 
 from app.rules import PROFILES
-from app.services.referee import RULE_DEMANDS, RULE_NAMES, RULING_KINDS, RULING_LABELS
+from app.rules.record import RULING_KINDS
 from app.services.rulebook import rulebook
 from app.web.games import OPTION_LABELS, lang
 from app.web.messages import FIELD_LABELS
+from app.web.words import RULE_DEMANDS, RULE_NAMES, RULING_LABELS
 
 bp = Blueprint("rules", __name__)
 

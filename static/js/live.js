@@ -25,7 +25,9 @@
   function clock(date) {
     if (!date || isNaN(date.getTime())) return "–";
     try {
-      return date.toLocaleTimeString(lang, {hour: "2-digit", minute: "2-digit", second: "2-digit"});
+      // the club's time zone (CLUB_TIME_ZONE), as every time the server writes
+      return date.toLocaleTimeString(lang, {hour: "2-digit", minute: "2-digit", second: "2-digit",
+                                            timeZone: d.tz || undefined});
     } catch (e) { return date.toISOString().slice(11, 19); }
   }
 

@@ -81,12 +81,21 @@
     return box;
   }
 
+  // a count in the page's language: the template gives each plural category's form
+  // (data-t-x-one, -few, -many, -other; see tricks.html), Intl.PluralRules picks one
+  function plural(el, key, n) {
+    var cat = "other";
+    try { cat = new Intl.PluralRules(document.documentElement.lang || "es").select(n); } catch (e) {}
+    var form = el.dataset[key + cat.charAt(0).toUpperCase() + cat.slice(1)] || el.dataset[key + "Other"];
+    return form.replace("#N#", n);
+  }
+
   function offerResume() {
     var r = root();
     if (!r || !r.dataset.game || +r.dataset.plays > 0 || r.dataset.step !== "play") return;
     var draft = readDraft(r);
     if (!draft || !draft.url || draft.url === here()) return;
-    bar("resume-bar", r.dataset.tResume.replace("#N#", draft.plays), [
+    bar("resume-bar", plural(r, "tResume", draft.plays), [
       {id: "resume-draft", label: r.dataset.tResumeGo, primary: true, href: draft.url,
        run: function (e) { e.preventDefault(); go(draft.url); }},
       {id: "drop-draft", label: r.dataset.tResumeDrop,
@@ -104,7 +113,7 @@
     if (+r.dataset.plays === 0 || a.closest(".draft-bar") || a.href.indexOf("next=") >= 0) return;
     if (a.getAttribute("href").charAt(0) === "#") return;
     e.preventDefault();
-    bar("leave-bar", r.dataset.tLeave.replace("#N#", r.dataset.plays), [
+    bar("leave-bar", plural(r, "tLeave", +r.dataset.plays), [
       {id: "leave-go", label: r.dataset.tLeaveGo, href: a.href},
       {id: "leave-stay", label: r.dataset.tLeaveStay, primary: true,
        run: function () { document.getElementById("leave-bar").remove(); }}

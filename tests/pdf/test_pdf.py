@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from app.rules import fingerprint, score_record
-from app.web.filters import signed
+from app.web.words import signed
 from tests.conftest import PLAYERS, load_record, make_app
 
 PROFILES = ("ru32", "fiestas", "subastas", "rifki")

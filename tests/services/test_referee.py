@@ -1,5 +1,5 @@
-"""View logic of referee mode (app.services.referee): live violations as the engine finds
-them, the deal picker, rule texts in both languages, rulings and setups."""
+"""Referee mode (app.services.referee, app.web.referee_view, app.web.words): live
+violations as the engine finds them, the deal picker, rule texts in both languages, rulings and setups."""
 from __future__ import annotations
 
 import random
@@ -15,6 +15,8 @@ from app.rules.play import RULE_IDS
 from app.rules.profiles import PROFILES
 from app.rules.simulate import random_deal
 from app.services import referee as svc
+from app.web import referee_view as rv
+from app.web import words
 from tests.conftest import PLAYERS, base_record, make_app
 
 
@@ -80,8 +82,8 @@ def test_live_violations_are_the_engines_on_a_finished_hand(en: None, seed: int,
                       names=PLAYERS)
     for card in (c for t in tricks for c in t):
         state.play(card)
-    live = svc.live_violations(state, PLAYERS)
-    assert _key(live) == _key([svc.violation_row(v, PLAYERS) for v in engine.violations])
+    live = rv.live_violations(state, PLAYERS)
+    assert _key(live) == _key([words.violation_row(v, PLAYERS) for v in engine.violations])
     assert state.summary()["points"] == engine.played_points
 
 
@@ -91,7 +93,7 @@ def test_revoke_without_the_deal_is_proven_by_a_later_play(en: None) -> None:
     state = HandState("ru32", {}, "no-tricks", None, 1, names=PLAYERS)
     for card in ["AS", "7C", "8S", "KS", "7S", "9S"]:
         state.play(card)
-    rows = svc.live_violations(state, PLAYERS)
+    rows = rv.live_violations(state, PLAYERS)
     assert [(v["trick"], v["player"], v["card"], v["rule"]) for v in rows] == [
         (1, "Carla", "7C", "follow-suit")]
     assert rows[0]["raw_evidence"] == ["9S@2"]
@@ -105,8 +107,8 @@ def test_every_rule_has_a_name_a_demand_and_a_sentence_in_both_languages(flask_a
     texts: dict[str, dict[str, tuple[str, str, str]]] = {}
     for lang in ("en", "es"):
         with flask_app.test_request_context(headers={"Accept-Language": lang}):
-            texts[lang] = {r: (str(svc.RULE_NAMES[r]), str(svc.RULE_DEMANDS[r]),
-                               str(svc.RULE_BROKEN[r])) for r in RULE_IDS}
+            texts[lang] = {r: (str(words.RULE_NAMES[r]), str(words.RULE_DEMANDS[r]),
+                               str(words.RULE_BROKEN[r])) for r in RULE_IDS}
     for rule in RULE_IDS:
         for k in range(3):
             assert texts["en"][rule][k], (rule, k)
@@ -115,35 +117,35 @@ def test_every_rule_has_a_name_a_demand_and_a_sentence_in_both_languages(flask_a
 
 
 def test_evidence_and_early_end_in_spanish(es: None) -> None:
-    assert svc.evidence_text("9S@6") == "9♠ jugado en la baza 6"
-    assert svc.evidence_text("TH@deal") == "10♥ en el reparto"
+    assert words.evidence_text("9S@6") == "9♠ jugado en la baza 6"
+    assert words.evidence_text("TH@deal") == "10♥ en el reparto"
     queens = PROFILES["fiestas"].contracts["no-queens"]
-    assert svc.early_end_text(queens, 9) == \
+    assert words.early_end_text(queens, 9) == \
         "Mano terminada tras la baza 9: se ha llevado la última dama."
-    assert svc.rule_name("kh-discard") == "Descarte obligado del rey de corazones"
+    assert words.rule_name("kh-discard") == "Descarte obligado del rey de corazones"
 
 
 def test_early_end_says_what_was_taken(en: None) -> None:
     c = PROFILES["ru32"].contracts
-    assert "the last queen is taken" in svc.early_end_text(c["no-girls"], 5)
-    assert "the K♥ is taken" in svc.early_end_text(c["no-king"], 2)
-    assert "the last heart is taken" in svc.early_end_text(c["no-hearts"], 6)
-    assert "the last king is taken" in svc.early_end_text(c["no-boys"], 6)
+    assert "the last queen is taken" in words.early_end_text(c["no-girls"], 5)
+    assert "the K♥ is taken" in words.early_end_text(c["no-king"], 2)
+    assert "the last heart is taken" in words.early_end_text(c["no-hearts"], 6)
+    assert "the last king is taken" in words.early_end_text(c["no-boys"], 6)
     men = PROFILES["fiestas"].contracts["no-men"]
-    assert "king and the last jack" in svc.early_end_text(men, 10)
+    assert "king and the last jack" in words.early_end_text(men, 10)
 
 
 def test_deal_picker_fills_the_last_seat(en: None) -> None:
     profile = PROFILES["ru32"]
     cards = [str(c) for c in sorted(cards_of(profile.deck), reverse=True)]
     assigned: dict[str, int | None] = {c: k // 8 for k, c in enumerate(cards[:24])}
-    deal, problems = svc.deal_from_assignment(profile, assigned, PLAYERS)
+    deal, problems = rv.deal_from_assignment(profile, assigned, PLAYERS)
     assert problems == {}
     assert [len(d) for d in deal] == [8, 8, 8, 8]
     assert set(deal[3]) == set(cards[24:])
     # any seat can be the one left: here Ana's
     assigned = {c: 1 + k // 8 for k, c in enumerate(cards[:24])}
-    deal, problems = svc.deal_from_assignment(profile, assigned, PLAYERS)
+    deal, problems = rv.deal_from_assignment(profile, assigned, PLAYERS)
     assert problems == {} and set(deal[0]) == set(cards[24:])
 
 
@@ -151,21 +153,21 @@ def test_deal_picker_names_the_seat_with_the_wrong_count(en: None) -> None:
     profile = PROFILES["ru32"]
     cards = [str(c) for c in sorted(cards_of(profile.deck), reverse=True)]
     assigned: dict[str, int | None] = {c: k // 8 for k, c in enumerate(cards[:23])}
-    _deal, problems = svc.deal_from_assignment(profile, assigned, PLAYERS)
+    _deal, problems = rv.deal_from_assignment(profile, assigned, PLAYERS)
     assert problems[2] == "Carla has 7 cards; each player is dealt 8."
 
 
 def test_check_deal_from_the_address(en: None) -> None:
     profile = PROFILES["ru32"]
     deal = [[str(c) for c in cards_of(m)] for m in random_deal(profile, random.Random(1))]
-    assert svc.check_deal(profile, deal, PLAYERS) is None
+    assert rv.check_deal(profile, deal, PLAYERS) is None
     bad = [list(d) for d in deal]
     bad[1][0] = bad[0][0]
-    assert "dealt twice" in (svc.check_deal(profile, bad, PLAYERS) or "")
+    assert "dealt twice" in (rv.check_deal(profile, bad, PLAYERS) or "")
     bad = [list(d) for d in deal]
     bad[0][0] = "2C"
-    assert "not in the 32-card deck" in (svc.check_deal(profile, bad, PLAYERS) or "")
-    assert "has 7 cards" in (svc.check_deal(profile, [d[:7] for d in deal], PLAYERS) or "")
+    assert "not in the 32-card deck" in (rv.check_deal(profile, bad, PLAYERS) or "")
+    assert "has 7 cards" in (rv.check_deal(profile, [d[:7] for d in deal], PLAYERS) or "")
 
 
 def test_parse_typed_cards(en: None) -> None:
@@ -185,18 +187,18 @@ def test_tricks_view_marks_what_the_player_may_not_play(en: None) -> None:
             ["AD", "KD", "QD", "JD", "TD", "9D", "8D", "7D"],
             ["AC", "KC", "QC", "JC", "TC", "9C", "8C", "7C"]]
     setup = svc.Setup("no-king", None, 0, None, None)
-    view = svc.tricks_view(profile, {}, PLAYERS, setup, deal, [])
+    view = rv.tricks_view(profile, {}, PLAYERS, setup, deal, [])
     cells = {c["code"]: c for s in view["grid"] for c in s["cards"]}
     assert cells["AS"]["status"] == "legal" and cells["AH"]["status"] == "other"
     # Ana leads a spade; Beto holds the K♥ and no spade: he must discard it
-    view = svc.tricks_view(profile, {}, PLAYERS, setup, deal, ["AS"])
+    view = rv.tricks_view(profile, {}, PLAYERS, setup, deal, ["AS"])
     cells = {c["code"]: c for s in view["grid"] for c in s["cards"]}
     assert cells["KH"]["status"] == "legal"
     assert cells["AH"]["status"] == "illegal" and cells["AH"]["why"]["rule"] == "kh-discard"
     assert cells["AS"]["status"] == "played"
     assert view["forbidden"][0]["rule"] == "kh-discard"
     # played anyway: recorded and flagged
-    view = svc.tricks_view(profile, {}, PLAYERS, setup, deal, ["AS", "AH"])
+    view = rv.tricks_view(profile, {}, PLAYERS, setup, deal, ["AS", "AH"])
     assert view["plays"] == ["AS", "AH"]
     assert view["last_play"]["violation"]["rule"] == "kh-discard"
     assert view["last_play"]["violation"]["evidence"] == ["K♥ in the deal"]
@@ -204,7 +206,7 @@ def test_tricks_view_marks_what_the_player_may_not_play(en: None) -> None:
 
 def test_tricks_view_stops_at_a_card_it_cannot_take(en: None) -> None:
     setup = svc.Setup("no-tricks", None, 1, None, None)
-    view = svc.tricks_view(PROFILES["ru32"], {}, PLAYERS, setup, None, ["AS", "KS", "AS", "QS"])
+    view = rv.tricks_view(PROFILES["ru32"], {}, PLAYERS, setup, None, ["AS", "KS", "AS", "QS"])
     assert view["plays"] == ["AS", "KS"] and view["n_valid"] == 2
     assert view["problem"] == "A♠ has already been played."
 
@@ -212,7 +214,7 @@ def test_tricks_view_stops_at_a_card_it_cannot_take(en: None) -> None:
 def test_tricks_view_closes_the_hand_at_the_early_end(en: None) -> None:
     # no-king, without the deal: the K♥ falls in trick 1 and the hand is over
     setup = svc.Setup("no-king", None, 1, None, None)
-    view = svc.tricks_view(PROFILES["ru32"], {}, PLAYERS, setup, None, ["AH", "KH", "7H", "8H"])
+    view = rv.tricks_view(PROFILES["ru32"], {}, PLAYERS, setup, None, ["AH", "KH", "7H", "8H"])
     assert view["over"] and view["to_play"] is None
     assert view["early_end"] == "Hand over after trick 1: the K♥ is taken."
     assert view["points"] == [0, -16, 0, 0]

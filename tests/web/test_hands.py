@@ -210,7 +210,10 @@ def test_rifki_choice_shows_limits_and_refuses_with_rule(client, make_game):
     assert re.search(r'value="el-almaz" disabled', html)
     assert "played 2 of 2" in html and 'id="quota"' in html
     r = client.get(f"/games/{gid}/hands/new", query_string={"contract": "el-almaz"})
-    assert r.status_code == 422 and "penalty-limit" in r.get_data(as_text=True)
+    text = r.get_data(as_text=True)
+    # the rule in words, never its id (issue 14.4)
+    assert r.status_code == 422 and "has been played 2 times already" in text
+    assert 'data-rule="penalty-limit"' in text
     r = client.get(f"/games/{gid}/hands/new", query_string={"contract": "koz"})
     assert "Choose the trump suit" in r.get_data(as_text=True)
     r = client.get(f"/games/{gid}/hands/new", query_string={"contract": "koz", "trump": "H"})
@@ -245,7 +248,9 @@ def test_edit_prefills_and_corrects(client, make_game):
     assert r.status_code == 302
     assert record_of(client, gid)["hands"][0]["counts"]["tricks"] == [2, 4, 3, 4]
     html = client.get(f"/games/{gid}/audit").get_data(as_text=True)
-    assert 'data-action="edit_hand"' in html and "[1, 5, 3, 4]" in html
+    # the change in words, not the stored JSON (issue 14.4)
+    assert 'data-action="edit_hand"' in html and "Tricks: Ana 1 → 2, Beto 5 → 4" in html
+    assert "[1, 5, 3, 4]" not in html
 
 
 def test_edit_fiesta_hand_keeps_auction(client, make_game):

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from app.rules import PROFILES
-from app.services.referee import RULE_NAMES, RULING_LABELS
 from app.services.rulebook import rulebook
+from app.web.words import RULE_NAMES, RULING_LABELS
 
 DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "rules.md"
 

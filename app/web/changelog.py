@@ -1,0 +1,170 @@
+"""The change log in words: each saved change as the lines a player reads ("Tricks: Beto
+3 → 2"), not the stored before/after JSON (issue 14.4).
+
+A hand's record (RECORD.md) is compared key by key; every line names what changed with the
+players' names, the contracts' names and the cards' faces of the page's language.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from flask_babel import ngettext
+
+from app.web.messages import CONTRACTS, field_label
+from app.web.words import MINUS, SUIT_SYMBOLS, _, call_text, card_face, ruling_label, signed
+
+ELEMENTS = ("tricks", "hearts", "kings", "queens", "jacks", "kh", "last_two")
+ARROW = " → "
+
+
+def _name(players: Sequence[str], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(players):
+        return players[seat]
+    return "—" if seat is None else str(seat)
+
+
+def _contract(cid: Any, lang: str) -> str:
+    contract = CONTRACTS.get(str(cid)) if cid is not None else None
+    return contract.name(lang) if contract is not None else ("—" if cid is None else str(cid))
+
+
+def _cards(codes: Any) -> str:
+    try:
+        return " ".join(card_face(str(c)) for c in codes or ()) or "—"
+    except Exception:  # noqa: BLE001 - an unreadable card is shown as stored
+        return " ".join(str(c) for c in codes or ())
+
+
+def _seats_line(label: str, old: Any, new: Any, players: Sequence[str]) -> str | None:
+    """``Tricks: Beto 3 → 2, Carla 1 → 2`` for a list of four values, one per seat."""
+    old = list(old) if isinstance(old, list) else [None] * 4
+    new = list(new) if isinstance(new, list) else [None] * 4
+    parts = [f"{_name(players, s)} {_v(old[s] if s < len(old) else None)}{ARROW}"
+             f"{_v(new[s] if s < len(new) else None)}"
+             for s in range(max(len(old), len(new), 4))
+             if (old[s] if s < len(old) else None) != (new[s] if s < len(new) else None)]
+    return f"{label}: {', '.join(parts)}" if parts else None
+
+
+def _v(value: Any) -> str:
+    return "—" if value is None else str(value)
+
+
+def _counts_lines(old: dict[str, Any], new: dict[str, Any], players: Sequence[str]) -> list[str]:
+    lines = []
+    for key in ELEMENTS:
+        a, b = old.get(key), new.get(key)
+        if a == b:
+            continue
+        label = field_label(key)
+        if key == "kh":
+            lines.append(f"{label}: {_name(players, a)}{ARROW}{_name(players, b)}")
+        elif key == "last_two":
+            def pair(v: Any) -> str:
+                return " / ".join(_name(players, s) for s in v) if isinstance(v, list) else "—"
+            lines.append(f"{label}: {pair(a)}{ARROW}{pair(b)}")
+        else:
+            line = _seats_line(label, a, b, players)
+            if line:
+                lines.append(line)
+    return lines
+
+
+def _captures_lines(old: dict[str, Any], new: dict[str, Any],
+                    players: Sequence[str]) -> list[str]:
+    lines = []
+    a = old.get("cards") or [[], [], [], []]
+    b = new.get("cards") or [[], [], [], []]
+    for s in range(4):
+        before = set(a[s]) if s < len(a) else set()
+        after = set(b[s]) if s < len(b) else set()
+        if before == after:
+            continue
+        gained = sorted(after - before)
+        lost = sorted(before - after)
+        text = " ".join([f"+{_cards([c])}" for c in gained] + [f"{MINUS}{_cards([c])}"
+                                                                for c in lost])
+        lines.append(f"{field_label('cards')}, {_name(players, s)}: {text}")
+    rest = {k for k in set(old) | set(new) if k != "cards" and old.get(k) != new.get(k)}
+    lines.extend(_counts_lines({k: old.get(k) for k in rest}, {k: new.get(k) for k in rest},
+                               players))
+    return lines
+
+
+
+def _tricks_lines(old: Any, new: Any) -> list[str]:
+    old, new = list(old or []), list(new or [])
+    lines = []
+    for t in range(max(len(old), len(new))):
+        a = old[t] if t < len(old) else None
+        b = new[t] if t < len(new) else None
+        if a != b:
+            lines.append(_("Trick %(t)s: %(old)s → %(new)s", t=t + 1,
+                           old=_cards(a) if a else "—", new=_cards(b) if b else "—"))
+    return lines
+
+
+def _ruling_text(ruling: Any, players: Sequence[str]) -> str:
+    if not isinstance(ruling, dict):
+        return ruling_label("as-played")
+    text = ruling_label(ruling.get("kind"))
+    if ruling.get("seat") is not None:
+        text += f" ({_name(players, ruling['seat'])})"
+    if ruling.get("points"):
+        text += " [" + ", ".join(signed(p) or "0" for p in ruling["points"]) + "]"
+    if ruling.get("reason"):
+        text += f" — “{ruling['reason']}”"
+    return text
+
+
+def hand_lines(before: Any, after: Any, players: Sequence[str], lang: str,
+               owner: int | None = None) -> list[str]:
+    """What changed between two versions of a hand (either may be None: added, deleted)."""
+    old = before if isinstance(before, dict) else {}
+    new = after if isinstance(after, dict) else {}
+    lines = []
+    if old.get("contract") != new.get("contract") and (old or new.get("contract")):
+        if old:
+            lines.append(f"{field_label('contract')}: {_contract(old.get('contract'), lang)}"
+                         f"{ARROW}{_contract(new.get('contract'), lang)}")
+        else:
+            lines.append(f"{field_label('contract')}: {_contract(new.get('contract'), lang)}")
+    if old.get("trump") != new.get("trump"):
+        lines.append(f"{field_label('trump')}: {SUIT_SYMBOLS.get(str(old.get('trump')), '—')}"
+                     f"{ARROW}{SUIT_SYMBOLS.get(str(new.get('trump')), '—')}")
+    if old.get("leader") != new.get("leader"):
+        lines.append(f"{field_label('leader')}: {_name(players, old.get('leader'))}{ARROW}"
+                     f"{_name(players, new.get('leader'))}")
+    if old.get("auction") != new.get("auction"):
+        def calls(v: Any) -> str:
+            return " · ".join(call_text(str(c), players, owner) for c in v or ()) or "—"
+        lines.append(f"{field_label('auction')}: {calls(old.get('auction'))}{ARROW}"
+                     f"{calls(new.get('auction'))}")
+    a_counts, b_counts = old.get("counts") or {}, new.get("counts") or {}
+    if a_counts != b_counts:
+        lines.extend(_counts_lines(a_counts, b_counts, players))
+    a_caps, b_caps = old.get("captures") or {}, new.get("captures") or {}
+    if a_caps != b_caps:
+        lines.extend(_captures_lines(a_caps, b_caps, players))
+    if old.get("tricks") != new.get("tricks"):
+        lines.extend(_tricks_lines(old.get("tricks"), new.get("tricks")))
+    if old.get("deal") != new.get("deal"):
+        lines.append(_("The deal was entered.") if new.get("deal") and not old.get("deal")
+                     else _("The deal was removed.") if not new.get("deal")
+                     else _("The deal was changed."))
+    if old.get("ruling") != new.get("ruling"):
+        lines.append(f"{field_label('ruling')}: {_ruling_text(old.get('ruling'), players)}"
+                     f"{ARROW}{_ruling_text(new.get('ruling'), players)}")
+    return lines
+
+
+def entry_lines(action: str, before: Any, after: Any, players: Sequence[str],
+                lang: str, owner: int | None = None) -> list[str]:
+    """The lines of one change-log entry."""
+    if action in ("create", "import"):
+        record = after if isinstance(after, dict) else {}
+        n = len(record.get("hands") or [])
+        names = ", ".join(str(p) for p in record.get("players") or [])
+        return [names, str(ngettext("%(num)s hand", "%(num)s hands", n))] if n else [names]
+    return hand_lines(before, after, players, lang, owner)

@@ -1,0 +1,324 @@
+"""What the referee's pages show: the trick page, the hand record page, the live
+violations, in the page's language (presentation of :mod:`app.services.referee`).
+
+Every request replays the address's state through the engine's
+:class:`app.rules.hand.HandState`, which is authoritative for turns, winners, captures,
+points and the rules; the words come from :mod:`app.web.words`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import ngettext
+
+from app.rules.cards import BIT, SUIT_MASK, SUITS, Card, cards_of
+from app.rules.errors import InputError
+from app.rules.hand import HandState
+from app.rules.play import evidence_texts, judge_play, trick_winner
+from app.services.setup import Setup
+from app.web.messages import translate_error
+from app.web.words import (
+    RULING_LABELS,
+    SUIT_SYMBOLS,
+    _,
+    card_face,
+    card_view,
+    early_end_text,
+    rule_demand,
+    rule_name,
+    suit_color,
+    violation_row,
+)
+
+
+def deck_by_suit(profile: Any) -> list[dict[str, Any]]:
+    """The deck, suit by suit, high to low (the card grid)."""
+    out = []
+    for s, letter in enumerate(SUITS):
+        cards = sorted(cards_of(profile.deck & SUIT_MASK[s]), reverse=True)
+        out.append({"letter": letter, "symbol": SUIT_SYMBOLS[letter],
+                    "color": suit_color(letter),
+                    "cards": [str(c) for c in cards]})
+    return out
+
+
+
+def deal_from_assignment(profile: Any, assigned: dict[str, int | None],
+                         players: list[str]) -> tuple[list[list[str]], dict[int, str]]:
+    """The deal from "card -> seat" taps, the last seat filled with the remaining cards.
+
+    Returns (deal, problems by seat); problems say how many cards a seat has.
+    """
+    n = profile.n_tricks
+    deal: list[list[str]] = [[], [], [], []]
+    rest = []
+    for card in (str(c) for c in sorted(cards_of(profile.deck), reverse=True)):
+        seat = assigned.get(card)
+        if seat is None:
+            rest.append(card)
+        else:
+            deal[seat].append(card)
+    short = [s for s in range(4) if len(deal[s]) < n]
+    if rest and len(short) == 1 and len(deal[short[0]]) + len(rest) == n \
+            and all(len(deal[s]) == n for s in range(4) if s != short[0]):
+        deal[short[0]].extend(rest)
+        rest = []
+    problems = {}
+    for s in range(4):
+        if len(deal[s]) != n:
+            problems[s] = dealt_text(
+                            name=players[s], k=len(deal[s]), n=n)
+    return deal, problems
+
+
+def dealt_text(*, name: str, k: int, n: int) -> str:
+    """"Ana has 7 cards; each player is dealt 8." (the count in the page's language)."""
+    return str(ngettext("%(name)s has %(num)s card; each player is dealt %(n)s.",
+                        "%(name)s has %(num)s cards; each player is dealt %(n)s.", k,
+                        name=name, n=n))
+
+
+def check_deal(profile: Any, deal: list[list[str]], players: list[str]) -> str | None:
+    """What is wrong with a deal read from the address (sizes, deck, repeats), or None."""
+    n = profile.n_tricks
+    seen = 0
+    for s, cards in enumerate(deal):
+        if len(cards) != n:
+            return dealt_text(
+                     name=players[s], k=len(cards), n=n)
+        for c in cards:
+            b = BIT[Card.parse(c)]
+            if not profile.deck & b:
+                return _("%(card)s is not in the %(n)s-card deck.", card=card_face(c),
+                         n=profile.deck_size)
+            if seen & b:
+                return _("%(card)s is dealt twice.", card=card_face(c))
+            seen |= b
+    return None
+
+
+
+# --- play ---------------------------------------------------------------------------------
+
+def replay_plays(state: HandState, plays: list[str]) -> tuple[int, str | None]:
+    """Plays the cards in order; stops at the first one the engine cannot take.
+
+    Returns (how many were played, the message of the refused card or None).
+    """
+    for k, card in enumerate(plays):
+        try:
+            state.play(card)
+        except InputError as e:
+            return k, input_message(e)
+    return len(plays), None
+
+
+def input_message(e: InputError) -> str:
+    """An engine input error about one card, in the page's language (from its code and
+    params: the engine's English wording is never parsed)."""
+    params = e.params
+    card = params.get("card")
+    shown = card_face(str(card)) if card is not None else ""
+    if e.code == "hand-over":
+        return _("The hand is over: no more cards can be played.")
+    if e.code == "card-twice":
+        return _("%(card)s has already been played.", card=shown)
+    if e.code == "card-not-held" and "name" in params:
+        return _("%(card)s is not in %(name)s's hand.", card=shown, name=str(params["name"]))
+    if e.code == "card" and "deck" in params:
+        return _("%(card)s is not in this deck.", card=shown)
+    if e.code == "card" and "text" in params:
+        return _("%(text)s is not a card (type it like KH, 10s or qd).", text=str(params["text"]))
+    return translate_error(e)
+
+
+def live_violations(state: HandState, players: list[str]) -> list[dict[str, Any]]:
+    """The violations the plays so far prove (RULES.md §3), as the engine judges them.
+
+    With the deal each play is judged on the holding before it; without it, on the cards
+    the seat is seen to play at that trick or later (so far). Evidence is written as the
+    engine writes it: a proving card the seat later played is ``CARD@TRICK``.
+    """
+    plays = [int(c) for c in state.plays]
+    leader = state.leader
+    seat = leader
+    tricks: list[list[int]] = []
+    leaders: list[int] = []
+    for k in range(0, len(plays), 4):
+        trick = plays[k:k + 4]
+        leaders.append(seat)
+        tricks.append(trick)
+        if len(trick) == 4:
+            seat = (seat + trick_winner(trick, state.trump)) & 3
+    played_at: list[dict[int, int]] = [{}, {}, {}, {}]
+    seen = [0, 0, 0, 0]
+    for t, trick in enumerate(tricks):
+        for pos, c in enumerate(trick):
+            s = (leaders[t] + pos) & 3
+            played_at[s][c] = t + 1
+            seen[s] |= BIT[c]
+    holding = state.deal if state.deal is not None else seen
+    out = []
+    before = 0
+    for t, trick in enumerate(tricks):
+        for pos, c in enumerate(trick):
+            s = (leaders[t] + pos) & 3
+            h = holding[s] & ~before & ~sum(BIT[x] for x in trick[:pos])
+            found = judge_play(state.rules, state.trump, t + 1, trick[:pos], c, h | BIT[c],
+                               before)
+            if found is not None:
+                rule, proof = found
+                ev = evidence_texts(proof & (h | BIT[c]), played_at[s])
+                out.append(_Violation(t + 1, s, str(Card(c)), rule, ev))
+        for c in trick:
+            before |= BIT[c]
+    return [violation_row(v, players) for v in out]
+
+
+@dataclass
+class _Violation:
+    trick: int
+    seat: int
+    card: str
+    rule: str
+    evidence: list[str]
+
+
+def trick_rows(tricks: list[list[str]], leaders: list[int], winners: list[int],
+               flagged: set[tuple[int, int]]) -> list[dict[str, Any]]:
+    """The trick grid: per trick, each seat's card, the leader and the winner."""
+    rows = []
+    for t, trick in enumerate(tricks):
+        lead = leaders[t]
+        by_seat: list[dict[str, Any] | None] = [None, None, None, None]
+        for pos, code in enumerate(trick):
+            s = (lead + pos) & 3
+            cell = card_view(code)
+            cell["flagged"] = (t + 1, s) in flagged
+            by_seat[s] = cell
+        winner = winners[t] if t < len(winners) else None
+        rows.append({"number": t + 1, "leader": lead, "winner": winner, "cards": by_seat,
+                     "order": [(lead + p) & 3 for p in range(4)]})
+    return rows
+
+
+def tricks_view(profile: Any, options: dict[str, str], players: list[str], setup: Setup,
+                deal: list[list[str]] | None, plays: list[str]) -> dict[str, Any]:
+    """Everything the trick-by-trick page shows, from the state in the address."""
+    assert setup.leader is not None, "a 433 has no tricks"
+    state = HandState(profile.id, options, setup.contract, setup.trump, setup.leader,
+                      deal=deal, names=players)
+    n_ok, problem = replay_plays(state, plays)
+    summary = state.summary()
+    contract = state.contract
+    w_tricks = state.tricks()
+    leaders = summary["leaders"]
+    winners = summary["winners"]
+    violations = live_violations(state, players)
+    flagged = {(v["trick"], v["seat"]) for v in violations}
+    to_play = summary["to_play"]
+    played = {str(Card(c)) for c in state.plays}
+    hand_mask = state.holding(to_play) if to_play is not None else None
+    grid = []
+    forbidden: dict[str, list[str]] = {}
+    for suit in deck_by_suit(profile):
+        cells = []
+        for code in suit["cards"]:
+            cell = card_view(code)
+            status = "open"
+            why = None
+            if code in played:
+                status = "played"
+            elif to_play is None:
+                status = "closed"
+            elif hand_mask is not None:
+                if not hand_mask & BIT[Card.parse(code)]:
+                    status = "other"
+                else:
+                    v = state.why_illegal(code)
+                    if v is not None:
+                        status = "illegal"
+                        why = {"rule": v.rule, "name": rule_name(v.rule),
+                               "demand": rule_demand(v.rule)}
+                        forbidden.setdefault(v.rule, []).append(code)
+                    else:
+                        status = "legal"
+            cell.update(status=status, why=why)
+            cells.append(cell)
+        grid.append({**suit, "cards": cells})
+    current_no = summary["trick_no"] if not summary["over"] else None
+    counts = {"tricks": [winners.count(s) for s in range(4)]}
+    last_play = None
+    if state.plays:
+        k = len(state.plays) - 1
+        t, pos = divmod(k, 4)
+        s = (leaders[t] + pos) & 3
+        last_play = {"seat": s, "card": card_view(str(Card(state.plays[-1]))),
+                     "violation": next((v for v in violations
+                                        if v["trick"] == t + 1 and v["seat"] == s), None)}
+    early = None
+    if summary["ended_early"]:
+        early = early_end_text(contract, len(winners))
+    return {
+        "state": state, "summary": summary, "contract": contract,
+        "tricks": trick_rows(w_tricks, leaders, winners, flagged),
+        "current": w_tricks[-1] if w_tricks and len(w_tricks[-1]) < 4 else [],
+        "current_no": current_no,
+        "current_leader": (leaders[-1] if w_tricks and len(w_tricks[-1]) < 4
+                           else (winners[-1] if winners else setup.leader)),
+        "to_play": to_play, "over": summary["over"], "early_end": early,
+        "points": summary["points"], "counts": counts,
+        "captured": [[card_view(c) for c in cards] for cards in summary["captured"]],
+        "grid": grid, "forbidden": [{"rule": r, "name": rule_name(r), "demand": rule_demand(r),
+                                     "cards": [card_view(c) for c in cs]}
+                                    for r, cs in forbidden.items()],
+        "violations": violations, "last_play": last_play,
+        "plays": [str(Card(c)) for c in state.plays], "n_valid": n_ok, "problem": problem,
+        "deal": deal, "n_tricks": profile.n_tricks,
+    }
+
+
+
+# --- the hand record page -----------------------------------------------------------------
+
+def hand_record_view(result: Any, index: int, players: list[str], lang: str) -> dict[str, Any]:
+    """What the hand record page shows, from the replayed game."""
+    h = result.hands[index]
+    violations = [violation_row(v, players) for v in h.violations]
+    flagged = {(v["trick"], v["seat"]) for v in violations}
+    ruling = h.ruling
+    deal = None
+    if h.deal is not None:
+        deal = []
+        for cards in h.deal:
+            by_suit = []
+            for letter in SUITS:
+                codes = sorted((c for c in cards if c[-1] == letter),
+                               key=lambda c: -Card.parse(c))
+                by_suit.append({"symbol": SUIT_SYMBOLS[letter],
+                                "color": suit_color(letter),
+                                "cards": [card_view(c) for c in codes]})
+            deal.append(by_suit)
+    early = early_end_text(h.contract, h.tricks_played) if h.ended_early else None
+    return {
+        "index": index, "row": index + 1, "number": h.number, "contract": h.contract,
+        "contract_name": h.contract.name(lang), "trump": h.trump, "mode": h.mode,
+        "dealer": h.dealer, "owner": h.owner, "chooser": h.chooser, "declarer": h.declarer,
+        "leader": h.leader, "bid": h.bid, "auction": list(h.auction),
+        "played_points": list(h.played_points), "points": list(h.points),
+        "payments": list(h.payments), "has_payment": any(h.payments),
+        "total": h.total, "expected_total": h.expected_total, "counted": h.counted,
+        "running_totals": list(h.running_totals),
+        "tricks": trick_rows(h.tricks, h.trick_leaders, h.trick_winners, flagged),
+        "tricks_won": [h.trick_winners.count(s) for s in range(4)],
+        "ended_early": h.ended_early, "early_end": early, "deal": deal,
+        "captured": [[card_view(c) for c in cards] for cards in h.captured]
+        if h.captured is not None else None,
+        "counts": dict(h.counts), "violations": violations,
+        "ruling": {"kind": ruling.kind, "label": str(RULING_LABELS.get(ruling.kind, ruling.kind)),
+                   "seat": ruling.seat, "points": ruling.points, "reason": ruling.reason,
+                   "by": ruling.by, "at": ruling.at},
+        "made_king": h.made_king, "negative": h.contract.negative,
+        "totals": list(h.running_totals),   # after this hand, not the game's final ones
+    }

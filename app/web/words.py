@@ -1,0 +1,292 @@
+"""The app's words for people, each defined once (issue 11.4).
+
+The engine names things by id (``follow-suit``, ``charge-offender``, ``3:+2``, ``TS``) and
+keeps no words for people except a card's face (:attr:`app.rules.cards.Card.symbol`) and
+a contract's name. Everything a page or a printed sheet says about them is here: suit
+symbols and card faces, signed numbers, the referee's rule names, demands and sentences,
+the ruling kinds, the auction's calls, dates and times in the club's time zone. Templates
+get these as filters and globals (:func:`init_words`); views and the PDF service use the
+same functions, so one word is never spelled two ways.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, date, datetime
+from typing import Any
+
+from flask import Flask, current_app
+from flask_babel import format_date, format_datetime, get_locale, gettext
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup, escape
+
+from app.rules.cards import SUIT_SYMBOLS as ENGINE_SUIT_SYMBOLS
+from app.rules.cards import SUITS as SUIT_LETTERS
+from app.rules.cards import Card
+from app.rules.play import RULE_IDS
+from app.rules.record import RULING_KINDS
+
+#: ``{"S": "♠", ...}`` from the engine's own order; hearts and diamonds print red.
+SUIT_SYMBOLS: dict[str, str] = dict(zip(SUIT_LETTERS, ENGINE_SUIT_SYMBOLS, strict=True))
+RED_SUITS = ("H", "D")
+MINUS = "−"
+
+
+def _(template: str, **params: object) -> str:
+    """The message in the page's language (typed: the catalog always gives text)."""
+    return str(gettext(template, **params))
+
+
+def current_lang() -> str:
+    return str(get_locale() or "es")
+
+
+# --- numbers and cards ---------------------------------------------------------------------
+
+def signed(n: int | None) -> str:
+    """``+150``, ``−100`` (the minus sign, not a hyphen), ``0``; empty for None."""
+    if n is None:
+        return ""
+    return f"+{n}" if n > 0 else str(n).replace("-", MINUS)
+
+
+def suit_color(letter: str) -> str:
+    return "red" if letter in RED_SUITS else "black"
+
+
+def card_view(code: str) -> dict[str, Any]:
+    """``{"code": "TS", "rank": "10", "suit": "♠", "color": "black", "text": "10♠"}``."""
+    text = Card.parse(code).symbol
+    letter = code[-1]
+    return {"code": code, "rank": text[:-1], "suit": text[-1], "letter": letter,
+            "color": suit_color(letter), "text": text}
+
+
+def card_face(code: str) -> str:
+    """``"TS"`` -> ``"10♠"``: a card as players read it (the engine's ``Card.symbol``)."""
+    return Card.parse(code).symbol
+
+
+def suit_markup(letter: str | None) -> Markup:
+    if not letter:
+        return Markup("")
+    symbol = SUIT_SYMBOLS.get(letter, escape(letter))
+    return Markup(f'<span class="{suit_color(letter)}" title="{escape(letter)}">{symbol}</span>')
+
+
+def card_markup(code: str) -> Markup:
+    try:
+        text = card_face(code)
+    except Exception:  # noqa: BLE001 - a template never fails on a card it cannot read
+        return Markup(escape(code))
+    return Markup(f'<span class="{suit_color(code[-1:])}">{escape(text)}</span>')
+
+
+# --- the referee's rules and rulings -------------------------------------------------------
+
+#: Every rule id of the referee, named as players say them.
+RULE_NAMES = {
+    "follow-suit": _l("Follow suit"),
+    "hearts-lead": _l("Leading hearts"),
+    "hearts-first-trick": _l("Heart in the first trick"),
+    "kh-lead": _l("Leading the K♥"),
+    "kh-discard": _l("Forced K♥ discard"),
+    "kh-first-trick": _l("K♥ in the first trick"),
+    "must-trump": _l("Must trump"),
+    "must-overtrump": _l("Must overtrump"),
+    "must-head-trump": _l("Must head a trump lead"),
+    "penalty-discard": _l("Penalty card discard"),
+    "penalty-drop": _l("Penalty card drop"),
+    "must-overtake": _l("Must win the trick"),
+    "trump-lead": _l("Leading trumps"),
+}
+
+#: What each rule asks of a player, in one sentence (shown next to a card it forbids).
+RULE_DEMANDS = {
+    "follow-suit": _l("A player holding a card of the suit led must play one."),
+    "hearts-lead": _l("No heart may be led while the leader holds another suit."),
+    "hearts-first-trick": _l("In the first trick a void player may not discard a heart "
+                             "while holding another suit."),
+    "kh-lead": _l("The K♥ may not be led unless it is the player's last card."),
+    "kh-discard": _l("A player void in the suit led who holds the K♥ must play it."),
+    "kh-first-trick": _l("In the first trick the K♥ may be played only to follow hearts."),
+    "must-trump": _l("A player void in the suit led must play a trump."),
+    "must-overtrump": _l("A void player must beat the trump on the table when able."),
+    "must-head-trump": _l("On a trump lead, a player with a higher trump must play one."),
+    "penalty-discard": _l("A player void in the suit led must play a penalty card of this "
+                          "hand."),
+    "penalty-drop": _l("A penalty card below the highest card of its suit on the table must "
+                       "be dropped."),
+    "must-overtake": _l("A player who can win the trick with the suit led must do so."),
+    "trump-lead": _l("No trump may be led before trumps are broken while the leader holds "
+                     "another suit."),
+}
+
+#: What a player who broke the rule did (the engine's sentence, in the page's language).
+RULE_BROKEN = {
+    "follow-suit": _l("did not follow suit"),
+    "hearts-lead": _l("led a heart while holding other suits"),
+    "hearts-first-trick": _l("discarded a heart in the first trick while holding other suits"),
+    "kh-lead": _l("led the K♥ while holding other cards"),
+    "kh-discard": _l("did not discard the K♥ when void in the led suit"),
+    "kh-first-trick": _l("played the K♥ in the first trick without following hearts"),
+    "must-trump": _l("did not trump when void in the led suit"),
+    "must-overtrump": _l("did not overtrump when able"),
+    "must-head-trump": _l("did not play a higher trump on a trump lead when able"),
+    "penalty-discard": _l("did not discard a penalty card when void in the led suit"),
+    "penalty-drop": _l("did not drop a penalty card under a higher card of its suit"),
+    "must-overtake": _l("did not play a card that wins the trick when able"),
+    "trump-lead": _l("led a trump before trumps were broken while holding other suits"),
+}
+
+#: The ruling kinds of RECORD.md, in the order the forms offer them.
+RULING_LABELS = {
+    "as-played": _l("as played"),
+    "replay": _l("replay the hand"),
+    "charge-offender": _l("charge the offender"),
+    "adjusted": _l("adjusted points"),
+}
+assert set(RULE_NAMES) == set(RULE_IDS) == set(RULE_DEMANDS) == set(RULE_BROKEN)
+assert tuple(RULING_LABELS) == RULING_KINDS
+
+
+def rule_name(rule: str) -> str:
+    return str(RULE_NAMES.get(rule, rule))
+
+
+def rule_demand(rule: str) -> str:
+    return str(RULE_DEMANDS.get(rule, ""))
+
+
+def ruling_label(kind: str | None) -> str:
+    return str(RULING_LABELS.get(kind or "as-played", kind))
+
+
+def _get(v: Any, key: str) -> Any:
+    return v.get(key) if isinstance(v, Mapping) else getattr(v, key, None)
+
+
+def evidence_text(item: str) -> str:
+    """``"9S@6"`` -> "9♠ played at trick 6"; ``"9S@deal"`` -> "9♠ in the deal"."""
+    code, _sep, where = item.partition("@")
+    try:
+        shown = card_face(code)
+    except Exception:  # noqa: BLE001 - shown as written
+        shown = code
+    if where == "deal":
+        return _("%(card)s in the deal", card=shown)
+    return _("%(card)s played at trick %(t)s", card=shown, t=where)
+
+
+def violation_row(v: Any, players: Sequence[str]) -> dict[str, Any]:
+    """One violation (the engine's, or its plain dict) in the page's language."""
+    seat, rule, card = _get(v, "seat"), str(_get(v, "rule")), str(_get(v, "card") or "")
+    name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else str(seat)
+    raw_evidence = list(_get(v, "evidence") or ())
+    evidence = [evidence_text(e) for e in raw_evidence]
+    shown = card_face(card) if card else ""
+    sentence = _("%(name)s %(did)s at trick %(t)s: played %(card)s, holding %(proof)s.",
+                 name=name, did=str(RULE_BROKEN.get(rule, rule)), t=_get(v, "trick"),
+                 card=shown, proof=", ".join(evidence))
+    return {"trick": _get(v, "trick"), "seat": seat, "player": name, "card": card,
+            "card_view": card_view(card) if card else None, "rule": rule,
+            "rule_name": rule_name(rule), "demand": rule_demand(rule), "evidence": evidence,
+            "raw_evidence": raw_evidence, "sentence": sentence}
+
+
+def early_end_text(contract: Any, trick_no: int) -> str:
+    """Why a hand ended before its last trick, as players say it."""
+    scored = [e for e in ("hearts", "kings", "queens", "jacks", "kh") if contract.values.get(e)]
+    why = {("hearts",): _("the last heart is taken"), ("queens",): _("the last queen is taken"),
+           ("kings",): _("the last king is taken"),
+           ("kings", "jacks"): _("the last king and the last jack are taken"),
+           ("kh",): _("the K♥ is taken")}.get(tuple(scored), _("every scoring card is taken"))
+    return _("Hand over after trick %(t)s: %(why)s.", t=trick_no, why=why)
+
+
+# --- the auction ---------------------------------------------------------------------------
+
+CALL_LABELS = {
+    "pass": _l("pass"), "withdraw": _l("withdraw"), "refuse": _l("refuse 8"),
+    "accept": _l("accept: sold"), "too-little": _l("too little"),
+    "eight-or-nulos": _l("8 or nulos"), "reject": _l("reject"),
+}
+
+
+def call_what(call: str) -> str:
+    """What a call says (``"3:+2"`` -> "+2", ``"owner:accept"`` -> "accept: sold")."""
+    what = call.split(":", 1)[-1]
+    if what in CALL_LABELS:
+        return str(CALL_LABELS[what])
+    return what.replace("-", MINUS)
+
+
+def call_text(call: str, players: Sequence[str], owner: int | None) -> str:
+    """One call with its player's name: ``"owner:accept"`` -> "Quique: accept: sold"."""
+    who = call.split(":", 1)[0]
+    seat = owner if who == "owner" else (int(who) if who.isdigit() else None)
+    if seat is not None and 0 <= seat < len(players):
+        name = players[seat]
+    else:
+        name = _("owner") if who == "owner" else who
+    return f"{name}: {call_what(call)}"
+
+
+# --- dates and times -----------------------------------------------------------------------
+
+def as_utc(value: datetime | str | None) -> datetime | None:
+    """A stored time as an aware UTC datetime (SQLite gives naive UTC; records ISO text)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def iso_utc(value: datetime | str | None) -> str:
+    """The ``datetime`` attribute of a ``<time>``: ISO 8601 with its offset."""
+    found = as_utc(value)
+    return found.isoformat() if found else ""
+
+
+def local_datetime(value: datetime | str | None, fmt: str = "medium") -> str:
+    """A moment in the page's language and the club's time zone (``CLUB_TIME_ZONE``)."""
+    found = as_utc(value)
+    if found is None:
+        return "" if value is None else str(value)
+    return str(format_datetime(found, fmt))
+
+
+def local_time(value: datetime | str | None) -> str:
+    found = as_utc(value)
+    return str(format_datetime(found, "HH:mm")) if found else ""
+
+
+def local_date(value: date | datetime | str | None, fmt: str = "medium") -> str:
+    if value is None or value == "":
+        return ""
+    if isinstance(value, datetime | str):
+        found = as_utc(value)
+        return str(format_date(found, fmt)) if found else str(value)
+    return str(format_date(value, fmt))
+
+
+def time_zone() -> str:
+    return str(current_app.config.get("BABEL_DEFAULT_TIMEZONE") or "UTC")
+
+
+def init_words(app: Flask) -> None:
+    """Filters and globals of every template (pages and PDFs)."""
+    app.jinja_env.filters.update(suit=suit_markup, card=card_markup, signed=signed,
+                                 datetime=local_datetime, date=local_date, time=local_time,
+                                 iso=iso_utc, face=card_face)
+    app.jinja_env.globals.update(rule_name=rule_name, ruling_label=ruling_label,
+                                 ruling_kinds=RULING_KINDS,
+                                 call_text=call_text, call_what=call_what,
+                                 violation_text=violation_row, evidence_text=evidence_text)
+
+    @app.context_processor
+    def inject() -> dict[str, Any]:
+        return {"current_lang": current_lang(), "SUITS": SUIT_SYMBOLS, "time_zone": time_zone()}

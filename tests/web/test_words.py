@@ -1,0 +1,78 @@
+"""The words of the pages (app.web.words, app.web.changelog, app.services.collation): one
+vocabulary, counts with their plural forms, times in the club's time zone, the change log
+as a human diff, names in alphabetical order."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.rules import RecordError, load
+from app.services.collation import by_name, name_key
+from app.web import changelog, words
+from app.web.messages import PLURALS, translate_error
+from tests.conftest import PLAYERS, base_record
+
+
+def test_names_sort_as_people_expect() -> None:
+    names = ["Zoe", "Óscar", "oscar", "Nuria", "Ñoño", "Ángel", "álvaro", "Bea"]
+    assert sorted(names, key=name_key) == ["álvaro", "Ángel", "Bea", "Nuria", "Ñoño", "oscar",
+                                           "Óscar", "Zoe"]
+    assert [n for n, in by_name([("Ёлка",), ("Дима",), ("Егор",)], lambda r: r[0])] == \
+        ["Дима", "Егор", "Ёлка"]
+
+
+def test_signed_cards_and_calls_have_one_spelling(app: Any) -> None:
+    assert words.signed(-975) == "−975" and words.signed(5) == "+5" and words.signed(0) == "0"
+    assert words.card_face("TS") == "10♠" and words.card_view("QH")["color"] == "red"
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        assert words.call_text("owner:accept", PLAYERS, 2) == "Carla: acepta: vendida"
+        assert words.call_text("3:-2", PLAYERS, 2) == "Dani: −2"
+        assert words.call_text("0:pass", PLAYERS, None) == "Ana: paso"
+        assert words.ruling_label("charge-offender") == "cargar al infractor"
+
+
+def test_times_are_shown_in_the_club_time_zone(app: Any) -> None:
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        assert words.local_datetime("2026-12-01T00:52:11+00:00") == "1 dic 2026, 1:52:11"
+        assert words.local_time("2026-07-01T22:05:00+00:00") == "00:05"      # summer: UTC+2
+        assert words.iso_utc("2026-12-01T00:52:11") == "2026-12-01T00:52:11+00:00"
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert words.local_datetime("2026-12-01T00:52:11+00:00") == "Dec 1, 2026, 1:52:11\u202fAM"
+
+
+def _limit_error() -> RecordError:
+    hands = [{"contract": "el-almaz", "counts": {"tricks": [3, 4, 2, 4]}}] * 3
+    with pytest.raises(RecordError) as info:
+        load(base_record("rifki", hands=hands))
+    return info.value
+
+
+@pytest.mark.parametrize("lang,n,expected", [("es", 1, "ya se ha jugado 1 vez"),
+                                             ("es", 2, "ya se ha jugado 2 veces"),
+                                             ("en", 1, "has been played 1 time already"),
+                                             ("en", 2, "has been played 2 times already")])
+def test_engine_counts_take_their_plural_form(app: Any, lang: str, n: int, expected: str) -> None:
+    e = _limit_error()
+    assert e.template in PLURALS
+    e.params["n"] = n
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        assert expected in translate_error(e)
+
+
+def test_the_change_log_says_what_changed(app: Any) -> None:
+    before = {"contract": "no-tricks", "counts": {"tricks": [1, 5, 3, 4]}}
+    after = {"contract": "no-tricks", "counts": {"tricks": [2, 4, 3, 4]},
+             "ruling": {"kind": "replay", "reason": "cartas vistas"}}
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        lines = changelog.hand_lines(before, after, PLAYERS, "es")
+        assert lines == ["Bazas: Ana 1 → 2, Beto 5 → 4",
+                         "Decisión arbitral: como se jugó → repetir la mano — “cartas vistas”"]
+        caps = changelog.hand_lines({"contract": "no-queens", "captures": {"cards": [["QS"], [], [], []]}},
+                                    {"contract": "no-queens", "captures": {"cards": [[], ["QS"], [], []]}},
+                                    PLAYERS, "es")
+        assert caps == ["Cartas ganadas, Ana: −Q♠", "Cartas ganadas, Beto: +Q♠"]
+        added = changelog.hand_lines(None, {"contract": "kh", "counts": {"kh": 2}}, PLAYERS, "es")
+        assert added[1] == "Rey de corazones: — → Carla"
+        assert changelog.entry_lines("import", None, base_record("ru32"), PLAYERS, "es") == \
+            ["Ana, Beto, Carla, Dani"]
