@@ -22,9 +22,15 @@ DEFAULTS: dict[str, Any] = {
     "WTF_CSRF_TIME_LIMIT": None,   # a game lasts an evening; tokens live with the session
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
     "SESSION_COOKIE_SAMESITE": "Lax",
+    # The session cookie (scorer's name, language, CSRF) only over HTTPS: on in production
+    # behind TLS (docs/deploy.md), off for `make run` on http://127.0.0.1.
+    "SESSION_COOKIE_SECURE": False,
+    "SESSION_COOKIE_HTTPONLY": True,
 }
 
 ENV_KEYS = ("DATABASE_URL", "SECRET_KEY", "CLUB_TIME_ZONE")
+#: On/off settings read from the environment ("1", "true", "yes", "on" mean on).
+ENV_FLAGS = ("SESSION_COOKIE_SECURE",)
 
 
 def normalize_database_url(url: str) -> str:
@@ -43,6 +49,9 @@ def load_config(config: Any, instance_path: str, test_config: dict[str, Any] | N
     for key in ENV_KEYS:
         if os.environ.get(key):
             config[key] = os.environ[key]
+    for key in ENV_FLAGS:
+        if os.environ.get(key):
+            config[key] = os.environ[key].strip().lower() in ("1", "true", "yes", "on")
     if test_config:
         config.update(test_config)
         if "SQLALCHEMY_DATABASE_URI" in test_config and "DATABASE_URL" not in test_config:
@@ -58,16 +67,42 @@ def load_config(config: Any, instance_path: str, test_config: dict[str, Any] | N
 def _instance_secret(instance: Path) -> str:
     path = instance / "secret_key"
     try:
-        return path.read_text().strip() or _write_secret(path)
+        key = path.read_text().strip()
     except FileNotFoundError:
         return _write_secret(path)
+    if key:
+        _make_private(path)
+        return key
+    return _write_secret(path)
+
+
+def _make_private(path: Path) -> None:
+    """Only the owner may read the key (a key written before this rule is tightened)."""
+    try:
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
+    except OSError:
+        pass
 
 
 def _write_secret(path: Path) -> str:
+    """A new key, written once: every worker starting at the same moment ends up with the
+    key of the first one to create the file (written aside with mode 0600, then linked into
+    place, which fails if the file appeared meanwhile)."""
     key = secrets.token_hex(32)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(key)
+        aside = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w") as fh:
+                fh.write(key)
+            try:
+                os.link(aside, path)
+            except FileExistsError:
+                key = path.read_text().strip() or key
+        finally:
+            aside.unlink()
     except OSError:
         pass  # read-only instance folder: a per-process key still works
     return key

@@ -1,12 +1,13 @@
 """SQLAlchemy wiring: one engine per app, one session per request, migrations on start."""
 from __future__ import annotations
 
+import fcntl
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, g
-from sqlalchemy import Engine, MetaData, create_engine, event
+from sqlalchemy import Engine, MetaData, create_engine, event, text
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
@@ -60,8 +61,42 @@ def alembic_config(url: str) -> Any:
     return cfg
 
 
+#: The key of the PostgreSQL advisory lock held while migrating ("kingsheet" in ASCII).
+MIGRATE_LOCK_KEY = 0x6B696E6773686565
+
+
 def upgrade(db: Database) -> None:
-    """`alembic upgrade head` on the app's database."""
+    """`alembic upgrade head` on the app's database, by one process at a time.
+
+    Every gunicorn worker builds the app and so migrates on start; without the lock two
+    workers on an empty database both create ``alembic_version`` and one dies ("Worker failed
+    to boot"). A file lock next to the SQLite file, or a PostgreSQL advisory lock, makes the
+    others wait; they then find the database at head and do nothing."""
+    url = db.engine.url
+    if url.get_backend_name() == "sqlite":
+        if not url.database or url.database == ":memory:":
+            _upgrade(db)
+            return
+        with open(f"{url.database}.migrate-lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                _upgrade(db)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+    elif url.get_backend_name() == "postgresql":
+        with db.engine.connect() as holder:
+            holder.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATE_LOCK_KEY})
+            holder.commit()
+            try:
+                _upgrade(db)
+            finally:
+                holder.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATE_LOCK_KEY})
+                holder.commit()
+    else:
+        _upgrade(db)
+
+
+def _upgrade(db: Database) -> None:
     from alembic import command
 
     cfg = alembic_config(str(db.engine.url.render_as_string(hide_password=False)))

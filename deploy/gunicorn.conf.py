@@ -1,0 +1,43 @@
+"""Production gunicorn settings for kingsheet (see docs/deploy.md).
+
+    gunicorn -c deploy/gunicorn.conf.py
+
+Run it behind a buffering reverse proxy (nginx): the proxy reads each request whole, however
+slowly a phone sends it, and hands gunicorn complete requests, so a slow or idle client
+never holds a worker. Everything here can be overridden on the command line or with
+GUNICORN_CMD_ARGS (e.g. ``--bind 0.0.0.0:8000 --workers 4``).
+"""
+import os
+
+wsgi_app = "app:create_app()"
+bind = os.environ.get("KINGSHEET_BIND", "127.0.0.1:8000")
+
+# Threads: a request waiting on the database or a slow client ties up one thread, not a
+# whole process. Two processes per core; the app keeps no per-request state in memory that
+# another worker needs (games, versions and export jobs live in the database).
+worker_class = "gthread"
+workers = int(os.environ.get("KINGSHEET_WORKERS", "2"))
+threads = int(os.environ.get("KINGSHEET_THREADS", "8"))
+
+# A worker silent for 30 s is restarted; a request never needs that long (bulk PDF exports
+# run as background jobs, not inside a request).
+timeout = 30
+graceful_timeout = 30
+# Idle keep-alive connections are closed after 5 s (the proxy keeps its own to clients).
+keepalive = 5
+
+# Request limits (gunicorn's defaults, stated): an oversized request line or header is
+# refused before the app sees it. Bodies are limited by the app (MAX_CONTENT_LENGTH).
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190
+
+# Trust X-Forwarded-* only from the proxy on this machine (HTTPS detection for the Secure
+# session cookie).
+forwarded_allow_ips = "127.0.0.1,::1"
+
+# No control socket (a file in $HOME) on a server.
+control_socket_disable = True
+
+accesslog = "-"
+errorlog = "-"
