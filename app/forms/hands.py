@@ -13,6 +13,7 @@ from wtforms import Form, IntegerField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from app.forms import choices
+from app.rules.cards import SUITS
 from app.rules.record import RULING_KINDS
 from app.services.entry import EntrySpec
 
@@ -29,7 +30,7 @@ class SetupForm(Form):
     """The hand's setup, carried in the query string between steps and in hidden fields."""
 
     contract = StringField(validators=[Optional(), Length(max=24)])
-    trump = SelectField(choices=choices([("", "—"), ("S", "♠"), ("H", "♥"), ("D", "♦"), ("C", "♣")]),
+    trump = SelectField(choices=choices([("", "—"), *((s, s) for s in SUITS)]),
                         validators=[Optional()], default="")
     leader = SelectField(choices=choices(SEAT_PAIRS), validators=[Optional()], default="")
     auction = StringField(validators=[Optional(), Length(max=600)])

@@ -18,10 +18,18 @@ _CALL = re.compile(r"^(?:([0-3])|(owner)):(pass|withdraw|refuse|[+-][1-8]|accept
                    r"eight-or-nulos|reject)$")
 
 
+#: What one trick of a +N bid and one null of a -N bid are worth (RULES.md 1.3).
+TRICK_BID_POINTS = 25
+NULL_BID_POINTS = 75
+#: A 433 is not played: the owner scores 4 tricks at 25, each other player 3 (RULES.md 1.3).
+OWNER_433_POINTS = 4 * TRICK_BID_POINTS
+OTHER_433_POINTS = 3 * TRICK_BID_POINTS
+
+
 def bid_points(bid: str) -> int:
     """What a bid is worth: +N is N tricks at 25, -N is N nulls at 75."""
     n = int(bid[1:])
-    return 25 * n if bid[0] == "+" else 75 * n
+    return TRICK_BID_POINTS * n if bid[0] == "+" else NULL_BID_POINTS * n
 
 
 @dataclass(slots=True)

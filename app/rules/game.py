@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules.auction import AuctionOutcome, run_auction
+from app.rules.auction import OTHER_433_POINTS, OWNER_433_POINTS, AuctionOutcome, run_auction
 from app.rules.cards import BIT, HEARTS_MASK, cards_of
 from app.rules.errors import InputError, RecordError, RuleError, SumError, Term, contract_term
 from app.rules.errors import element as element_term
 from app.rules.limits import NAME_MAX, REASON_MAX, REPLAY_MAX, check_value, clean_text
 from app.rules.play import PlayRules, Violation, play_out, play_rules
 from app.rules.profiles import (RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_QUOTA, Contract,
-                                Options, Profile, get_profile)
+                                Options, Profile, full_counts, get_profile)
 from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_KEYS,
                               CANON, CARD_BITS, CARD_CODES, card_text, check_keys, need_dict, need_int, need_list, need_seat,
                               need_str, parse_card, parse_cards, parse_suit, suit_text, type_name,
@@ -373,7 +373,8 @@ class GameBuilder:
                 result.made_king = n_tricks in result.counts.get("tricks", ())
         else:
             assert slot.owner is not None
-            points = [100 if s == slot.owner else 75 for s in range(4)]
+            points = [OWNER_433_POINTS if s == slot.owner else OTHER_433_POINTS
+                      for s in range(4)]
         result.played_points = points
         # ruling ----------------------------------------------------------------------------
         if "ruling" in hand:
@@ -952,8 +953,7 @@ def _missing_element(fld: str, contract: Contract, element: str) -> InputError:
 
 
 def _full_counts(profile: Profile) -> dict[str, int]:
-    return {"tricks": profile.n_tricks, "hearts": (HEARTS_MASK & profile.deck).bit_count(),
-            "kings": 4, "queens": 4, "jacks": 4}
+    return full_counts(profile.deck_size)
 
 
 def _sum_error(fld: str, element: str, total: int, profile: Profile) -> SumError:

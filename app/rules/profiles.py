@@ -7,6 +7,7 @@ whose fields are documented where they are declared.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Any
 
 from app.rules.cards import (DECK_32, DECK_52, HEARTS_MASK, JACKS_MASK, KH_BIT,
@@ -46,13 +47,20 @@ class Contract:
         return self.name_en if lang == "en" else self.name_es
 
 
+@cache
+def full_counts(deck_size: int) -> dict[str, int]:
+    """How many of each element one hand holds (RULES.md §0): 8 or 13 tricks and hearts, four
+    of each face, one K♥, the last two tricks. Shared: read it, never change it."""
+    deck_mask = DECK_32 if deck_size == 32 else DECK_52
+    return {"tricks": 8 if deck_size == 32 else 13, "last_two": 2, "kh": 1,
+            "hearts": (HEARTS_MASK & deck_mask).bit_count(), "kings": 4, "queens": 4, "jacks": 4}
+
+
 def _contract(cid: str, es: str, en: str, deck: int, values: dict[str, int], *,
               ends_early: bool = False, trump_game: bool = False, base: int = 0,
               fiesta: bool = False, played: bool = True, total: int | None = None) -> Contract:
-    n_tricks = 8 if deck == 32 else 13
     deck_mask = DECK_32 if deck == 32 else DECK_52
-    full = {"tricks": n_tricks, "last_two": 2, "kh": 1,
-            "hearts": (HEARTS_MASK & deck_mask).bit_count(), "kings": 4, "queens": 4, "jacks": 4}
+    full = full_counts(deck)
     scoring = 0
     for element, value in values.items():
         if value and element in ELEMENT_CARDS:

@@ -16,7 +16,7 @@ from typing import Any
 from app.rules import RecordError, entry_problems, load
 from app.rules.auction import Auction, run_auction
 from app.rules.cards import cards_of
-from app.rules.profiles import COUNT_ELEMENTS, RIFKI_PENALTIES, RIFKI_QUOTA
+from app.rules.profiles import COUNT_ELEMENTS, RIFKI_PENALTIES, RIFKI_QUOTA, full_counts
 from app.rules.schedule import contract_choices
 
 SUIT_LETTERS = ("S", "H", "D", "C")
@@ -166,8 +166,7 @@ def entry_spec(profile: Any, contract_id: str) -> EntrySpec:
     contract = profile.contracts[contract_id]
     scored = {e for e, v in contract.values.items() if v}
     counts = [e for e in COUNT_ELEMENTS if e in scored]
-    full = {"tricks": profile.n_tricks, "hearts": 8 if profile.deck_size == 32 else 13,
-            "kings": 4, "queens": 4, "jacks": 4, "kh": 1, "last_two": 2}
+    full = full_counts(profile.deck_size)
     cards = [str(c) for c in cards_of(contract.scoring_mask)] if contract.played else []
     return EntrySpec(contract, counts if contract.played else [], "kh" in scored and contract.played,
                      "last_two" in scored and contract.played, cards,

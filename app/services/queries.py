@@ -49,7 +49,7 @@ def report(game: Game) -> dict[str, Any]:
     return build_report(replay_game(game))
 
 
-def leaders(totals: list[int]) -> list[int]:
+def top_scorers(totals: list[int]) -> list[int]:
     top = max(totals)
     return [s for s, t in enumerate(totals) if t == top]
 
@@ -75,7 +75,7 @@ def summary_of(row: StoredResult) -> GameSummary:
     return GameSummary(row.game_id, row.profile, list(row.players), row.hands_counted,
                        get_profile(row.profile).n_hands, row.complete,
                        None if row.error else totals,
-                       leaders(totals) if row.n_rows and not row.error else [], list(row.winners),
+                       top_scorers(totals) if row.n_rows and not row.error else [], list(row.winners),
                        row.played_at, broken=row.error is not None)
 
 
@@ -258,7 +258,7 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
     view.update({
         "hands": rows, "totals": totals, "sum": result.sum, "expected_sum": result.expected_sum,
         "zero_sum_ok": result.zero_sum_ok, "complete": result.complete,
-        "winners": list(result.winners), "leaders": leaders(totals) if rows else [],
+        "winners": list(result.winners), "leaders": top_scorers(totals) if rows else [],
         "any_payment": any(r["has_payment"] for r in rows),
         "hands_played": sum(1 for r in rows if r["counted"]),
     })

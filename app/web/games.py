@@ -9,7 +9,6 @@ from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
@@ -26,6 +25,7 @@ from app.web import changelog
 from app.web.chart import legend, progression_svg
 from app.web.diagram import table_svg
 from app.web.prefs import remember_scorer
+from app.web.words import current_lang
 
 bp = Blueprint("games", __name__)
 
@@ -44,8 +44,8 @@ OPTION_LABELS = {
 }
 
 
-def lang() -> str:
-    return str(get_locale() or "es")
+#: The page's language, for every view (app.web.words.current_lang).
+lang = current_lang
 
 
 def load_game_or_404(game_id: int) -> Any:

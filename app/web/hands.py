@@ -22,6 +22,7 @@ from app.services.errors import ConflictError, InputError, NothingChanged
 from app.web.games import lang, load_game_or_404
 from app.web.messages import field_label, translate_error
 from app.web.prefs import remember_scorer
+from app.web.words import signed
 
 bp = Blueprint("hands", __name__)
 
@@ -166,7 +167,10 @@ def _preview(form: Any, spec: Any, mode: str, game: Any, index: int,
     else:
         problems["__all__"] = [_("Type a number for every player.")]
     total = sum(points) if points is not None else None
-    return jsonify(points=points, total=total, problems=problems)
+    # the numbers as the page writes them (app.web.words.signed): the script only places them
+    shown = [signed(p) or "0" for p in points] if points is not None else None
+    return jsonify(points=points, total=total, problems=problems, shown=shown,
+                   shown_total=None if total is None else signed(total) or "0")
 
 
 def _entry(game: Any, index: int, taken: bool = False) -> Any:

@@ -8,10 +8,13 @@ catalog does not know is shown as the engine wrote it, always under the field it
 """
 from __future__ import annotations
 
-from flask_babel import get_locale, get_translations, gettext
+from flask_babel import get_translations, gettext, pgettext
 from flask_babel import lazy_gettext as _l
 
 from app.rules import PROFILES, Contract, RecordError, Term
+from app.rules.profiles import ELEMENTS
+from app.rules.record import TYPE_NAMES, WHAT
+from app.web.words import current_lang
 
 FIELD_LABELS = {
     "tricks": _l("Tricks"), "hearts": _l("Hearts"), "kings": _l("Kings"), "queens": _l("Queens"),
@@ -20,22 +23,14 @@ FIELD_LABELS = {
     "leader": _l("Leader"), "auction": _l("Auction"), "ruling": _l("Ruling"),
 }
 
-#: Word params in Spanish, by Term kind and id (English: the Term's own text).
-ELEMENT_ES = {"tricks": "las bazas", "hearts": "los corazones", "kings": "los reyes",
-              "queens": "las damas", "jacks": "las jotas", "kh": "el rey de corazones",
-              "last_two": "las dos últimas"}
-TYPE_ES = {"null": "nada", "bool": "verdadero/falso", "number": "un número", "text": "texto",
-           "list": "una lista", "object": "un objeto", "other": "otro tipo de valor"}
-WHAT_ES = {
-    "object": "un objeto", "list": "una lista", "hand": "un objeto (una mano)",
-    "names": "una lista de cuatro nombres", "calls": "una lista de llamadas",
-    "counts": "una lista de cuatro cantidades", "seats": "una lista de dos jugadores",
-    "last-two": "una lista de dos jugadores (penúltima y última baza)",
-    "cards": "una lista de cartas", "card-lists": "cuatro listas de cartas",
-    "points": "una lista de cuatro puntuaciones", "tricks": "una lista de bazas",
-    "trick": "una lista de cuatro cartas",
+#: The words a message may hold, by Term kind: their ids. Each is translated through the
+#: catalog as ``msgctxt`` = kind, ``msgid`` = id (``pgettext``), so every language has them
+#: in its .po file; English keeps the Term's own text.
+TERM_IDS: dict[str, tuple[str, ...]] = {
+    "element": ELEMENTS,
+    "type": (*TYPE_NAMES, "other"),
+    "what": tuple(WHAT),
 }
-WORDS_ES = {"element": ELEMENT_ES, "type": TYPE_ES, "what": WHAT_ES}
 
 #: Engine templates that hold a count: (the singular msgid, the count's param). The
 #: template itself is the plural msgid, so ``ngettext`` picks the form the count needs.
@@ -73,23 +68,20 @@ SEAT_PARAMS = ("seat", "seat2")
 SEAT_PARAMS_BY_CODE = {"leader": ("value",)}
 
 
-def _lang() -> str:
-    return str(get_locale() or "es")
-
-
 def translate_word(term: Term, lang: str) -> str:
     """A word param in ``lang``: contracts by their names, the rest from the tables above."""
     if term.kind == "contract":
         contract = CONTRACTS.get(term.id)
         return contract.name(lang) if contract is not None else str(term)
-    if lang == "es":
-        return WORDS_ES.get(term.kind, {}).get(term.id, str(term))
-    return str(term)
+    if lang == "en" or term.id not in TERM_IDS.get(term.kind, ()):
+        return str(term)
+    text = str(pgettext(term.kind, term.id))
+    return str(term) if text == term.id else text
 
 
 def translate_error(e: RecordError) -> str:
     """The error's message in the page's language: its template through the catalog."""
-    lang = _lang()
+    lang = current_lang()
     params = {k: translate_word(v, lang) if isinstance(v, Term) else v
               for k, v in e.params.items()}
     # The record numbers seats 0-3; the pages (table drawing, sheets) number them 1-4.

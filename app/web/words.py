@@ -19,16 +19,20 @@ from flask_babel import format_date, format_datetime, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
+from app.rules.auction import NULL_BID_POINTS, OTHER_433_POINTS, OWNER_433_POINTS, TRICK_BID_POINTS
 from app.rules.cards import SUIT_SYMBOLS as ENGINE_SUIT_SYMBOLS
 from app.rules.cards import SUITS as SUIT_LETTERS
 from app.rules.cards import Card
-from app.rules.play import RULE_IDS
+from app.rules.play import RULE_IDS, rule_sentence
 from app.rules.record import RULING_KINDS
 
 #: ``{"S": "♠", ...}`` from the engine's own order; hearts and diamonds print red.
 SUIT_SYMBOLS: dict[str, str] = dict(zip(SUIT_LETTERS, ENGINE_SUIT_SYMBOLS, strict=True))
 RED_SUITS = ("H", "D")
 MINUS = "−"
+#: The auction's numbers the pages quote (the engine's own constants).
+SCORES = {"trick_bid": TRICK_BID_POINTS, "null_bid": NULL_BID_POINTS,
+          "owner_433": OWNER_433_POINTS, "other_433": OTHER_433_POINTS}
 
 
 def _(template: str, **params: object) -> str:
@@ -121,23 +125,6 @@ RULE_DEMANDS = {
                      "another suit."),
 }
 
-#: What a player who broke the rule did (the engine's sentence, in the page's language).
-RULE_BROKEN = {
-    "follow-suit": _l("did not follow suit"),
-    "hearts-lead": _l("led a heart while holding other suits"),
-    "hearts-first-trick": _l("discarded a heart in the first trick while holding other suits"),
-    "kh-lead": _l("led the K♥ while holding other cards"),
-    "kh-discard": _l("did not discard the K♥ when void in the led suit"),
-    "kh-first-trick": _l("played the K♥ in the first trick without following hearts"),
-    "must-trump": _l("did not trump when void in the led suit"),
-    "must-overtrump": _l("did not overtrump when able"),
-    "must-head-trump": _l("did not play a higher trump on a trump lead when able"),
-    "penalty-discard": _l("did not discard a penalty card when void in the led suit"),
-    "penalty-drop": _l("did not drop a penalty card under a higher card of its suit"),
-    "must-overtake": _l("did not play a card that wins the trick when able"),
-    "trump-lead": _l("led a trump before trumps were broken while holding other suits"),
-}
-
 #: The ruling kinds of RECORD.md, in the order the forms offer them.
 RULING_LABELS = {
     "as-played": _l("as played"),
@@ -145,7 +132,7 @@ RULING_LABELS = {
     "charge-offender": _l("charge the offender"),
     "adjusted": _l("adjusted points"),
 }
-assert set(RULE_NAMES) == set(RULE_IDS) == set(RULE_DEMANDS) == set(RULE_BROKEN)
+assert set(RULE_NAMES) == set(RULE_IDS) == set(RULE_DEMANDS)
 assert tuple(RULING_LABELS) == RULING_KINDS
 
 
@@ -155,6 +142,14 @@ def rule_name(rule: str) -> str:
 
 def rule_demand(rule: str) -> str:
     return str(RULE_DEMANDS.get(rule, ""))
+
+
+def rule_broken(rule: str) -> str:
+    """What a player who broke the rule did: the engine's own sentence, through the catalog."""
+    try:
+        return _(rule_sentence(rule))
+    except KeyError:
+        return rule
 
 
 def ruling_label(kind: str | None) -> str:
@@ -185,7 +180,7 @@ def violation_row(v: Any, players: Sequence[str]) -> dict[str, Any]:
     evidence = [evidence_text(e) for e in raw_evidence]
     shown = card_face(card) if card else ""
     sentence = _("%(name)s %(did)s at trick %(t)s: played %(card)s, holding %(proof)s.",
-                 name=name, did=str(RULE_BROKEN.get(rule, rule)), t=_get(v, "trick"),
+                 name=name, did=rule_broken(rule), t=_get(v, "trick"),
                  card=shown, proof=", ".join(evidence))
     return {"trick": _get(v, "trick"), "seat": seat, "player": name, "card": card,
             "card_view": card_view(card) if card else None, "rule": rule,
@@ -283,7 +278,7 @@ def init_words(app: Flask) -> None:
                                  datetime=local_datetime, date=local_date, time=local_time,
                                  iso=iso_utc, face=card_face)
     app.jinja_env.globals.update(rule_name=rule_name, ruling_label=ruling_label,
-                                 ruling_kinds=RULING_KINDS,
+                                 ruling_kinds=RULING_KINDS, SCORES=SCORES,
                                  call_text=call_text, call_what=call_what,
                                  violation_text=violation_row, evidence_text=evidence_text)
 

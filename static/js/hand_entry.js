@@ -102,7 +102,6 @@
   if (live && window.fetch && window.FormData) {
     var check = document.getElementById("live-check");
     var timer = null, seq = 0;
-    var signed = function (n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + (-n) : "0"; };
     var clearLive = function () {
       form.querySelectorAll(".live-problem").forEach(function (p) { p.remove(); });
     };
@@ -110,9 +109,9 @@
       live.hidden = false;
       clearLive();
       live.querySelectorAll("[data-live-seat]").forEach(function (el) {
-        el.textContent = res.points ? signed(res.points[+el.dataset.liveSeat]) : "\u2013";
+        el.textContent = res.shown ? res.shown[+el.dataset.liveSeat] : "\u2013";
       });
-      check.textContent = res.points ? check.dataset.ok.replace("#T#", signed(res.total))
+      check.textContent = res.shown ? check.dataset.ok.replace("#T#", res.shown_total)
                                      : check.dataset.wait;
       Object.keys(res.problems || {}).forEach(function (key) {
         var row = document.getElementById("row-" + key) ||

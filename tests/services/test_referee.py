@@ -108,7 +108,7 @@ def test_every_rule_has_a_name_a_demand_and_a_sentence_in_both_languages(flask_a
     for lang in ("en", "es"):
         with flask_app.test_request_context(headers={"Accept-Language": lang}):
             texts[lang] = {r: (str(words.RULE_NAMES[r]), str(words.RULE_DEMANDS[r]),
-                               str(words.RULE_BROKEN[r])) for r in RULE_IDS}
+                               words.rule_broken(r)) for r in RULE_IDS}
     for rule in RULE_IDS:
         for k in range(3):
             assert texts["en"][rule][k], (rule, k)

@@ -11,7 +11,8 @@ def test_a_complete_entry_shows_its_points_and_saves_nothing(client, make_game):
     data = counts_form({"tricks": [1, 2, 3, 2]}, version_of(client, gid), preview="1")
     r = client.post(f"/games/{gid}/hands/new", data=data)
     assert r.status_code == 200
-    assert r.get_json() == {"points": [-2, -4, -6, -4], "total": -16, "problems": {}}
+    assert r.get_json() == {"points": [-2, -4, -6, -4], "total": -16, "problems": {},
+                            "shown": ["−2", "−4", "−6", "−4"], "shown_total": "−16"}
     assert record_of(client, gid)["hands"] == []
 
 

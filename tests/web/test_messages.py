@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po
 from app.rules import RecordError, load
 from app.rules.profiles import ELEMENTS
 from app.rules.record import TYPE_NAMES, WHAT
-from app.web.messages import ELEMENT_ES, TYPE_ES, WHAT_ES, translate_error
+from app.web.messages import TERM_IDS, translate_error
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "app" / "rules"
@@ -80,14 +80,21 @@ def test_every_template_has_a_spanish_translation():
 
 
 def test_the_catalog_has_no_duplicate_msgids():
-    ids = re.findall(r'^msgid (".*")\n(?=msgstr)', CATALOG.read_text(encoding="utf-8"), re.M)
+    ids = re.findall(r'^(?:msgctxt (".*")\n)?msgid (".*")\n(?=msgstr|msgid_plural)',
+                     CATALOG.read_text(encoding="utf-8"), re.M)
     assert len(ids) == len(set(ids))
 
 
 def test_every_word_has_a_spanish_translation():
-    assert set(ELEMENTS) <= set(ELEMENT_ES)
-    assert set(TYPE_NAMES) | {"other"} == set(TYPE_ES)
-    assert set(WHAT) == set(WHAT_ES)
+    assert set(TERM_IDS["element"]) == set(ELEMENTS)
+    assert set(TERM_IDS["type"]) == set(TYPE_NAMES) | {"other"}
+    assert set(TERM_IDS["what"]) == set(WHAT)
+    with CATALOG.open("rb") as f:
+        catalog = read_po(f)
+    for kind, ids in TERM_IDS.items():
+        for word in ids:
+            found = catalog.get(word, context=kind)
+            assert found is not None and found.string and found.string != word, (kind, word)
 
 
 def _error(record: dict) -> RecordError:
