@@ -7,6 +7,8 @@ import re
 from typing import Any
 from urllib.parse import quote
 
+from playwright.sync_api import expect
+
 from tests.browser.test_referee import SHOTS, import_game
 from tests.conftest import base_record
 from tests.web.test_setup_entry import HAND_9, NEGATIVES
@@ -14,8 +16,8 @@ from tests.web.test_setup_entry import HAND_9, NEGATIVES
 
 def wait_for_points(page: Any) -> None:
     """The live check scored the hand: the engine accepted the setup and the counts."""
-    page.wait_for_function("document.querySelector('[data-live-seat=\"0\"]').textContent"
-                           " !== '\u2013'")
+    # A locator assertion, not wait_for_function: the page's CSP forbids evaluating strings.
+    expect(page.locator('[data-live-seat="0"]')).not_to_have_text("\u2013")
 
 
 def visible_leaders(page: Any) -> list[str]:

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from app.rules import load, score_record
 from tests.conftest import load_record
@@ -197,7 +198,7 @@ def test_live_check_scores_the_hand_as_it_is_typed(page: Any) -> None:
     page.wait_for_selector("#hand-form[data-ready]")
     for s, n in enumerate([1, 2, 3]):          # the page fills Dani's 2 by itself
         page.fill(f"#tricks_{s}", str(n))
-    page.wait_for_function("document.querySelector('[data-live-seat=\"3\"]').textContent === '−4'")
+    expect(page.locator('[data-live-seat="3"]')).to_have_text("−4")  # no string eval under the CSP
     live = [page.inner_text(f'[data-live-seat="{s}"]') for s in range(4)]
     assert live == ["−2", "−4", "−6", "−4"]
     assert "−16" in page.inner_text("#live-check")
