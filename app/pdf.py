@@ -14,10 +14,12 @@ not safe to drive from several threads at once, and bulk exports run in a thread
 """
 from __future__ import annotations
 
+import gc
 import mimetypes
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -128,7 +130,7 @@ def render_pdf(html: str, base: str | None = None, *, stylesheets: list[Any] | N
     html = _INDENT.sub("><", html)
     fetcher = fetcher if fetcher is not None else make_fetcher()
     sheets = [stylesheet()] if stylesheets is None else stylesheets
-    with _render_lock:
+    with _render_lock, _young_garbage_collected_after():
         if progress:
             progress("rendering", 0)
         document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher).render(
@@ -136,3 +138,21 @@ def render_pdf(html: str, base: str | None = None, *, stylesheets: list[Any] | N
         if progress:
             progress("writing", len(document.pages))
         return bytes(document.write_pdf())
+
+
+@contextmanager
+def _young_garbage_collected_after() -> Iterator[None]:
+    """The cyclic garbage collector paused while a render builds its tens of thousands of
+    boxes and styles, then one collection of the young generations (what the render left).
+
+    Left running, the collector scans the growing young generations again and again during
+    the render and promotes the render's objects, which triggers full collections over the
+    whole process's heap; a render's garbage is freed by reference counting anyway."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+        gc.collect(1)
