@@ -9,8 +9,11 @@
 (c) end to end over HTTP: GET /games/<id>/sheet.pdf of the same game from kingsheet under
     gunicorn (2 workers, one request at a time) next to GET /bare.pdf, the same bare render
     served by a bare Flask app (bench/bare_app.py), also in turns.
+(d) with --instructions (needs valgrind): the CPU instructions of one render of (a)'s sheet
+    and of the bare render, counted by cachegrind (a process doing N renders minus one doing
+    none), a figure that does not depend on what else the machine is doing.
 
-Run: .venv/bin/python bench/pdf.py [--repeat N] [--games N] [--seed S] [--no-http]
+Run: .venv/bin/python bench/pdf.py [--repeat N] [--games N] [--seed S] [--no-http] [--instructions]
 The last line is `ratio: R` (sheet over bare render, (a)).
 """
 from __future__ import annotations
@@ -105,6 +108,45 @@ def over_http(record: dict[str, Any], repeat: int) -> tuple[float, float]:
                 proc.wait()
 
 
+def render_loop(kind: str, n: int, seed: int) -> None:
+    """One warm-up render of ``kind`` ("bare" or "sheet", as in (a)), then ``n`` more."""
+    import weasyprint
+
+    from app import create_app
+    from app.rules.simulate import random_game
+    from app.services import pdf as pdf_service
+
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"TESTING": True, "SECRET_KEY": "bench",
+                          "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite"})
+        with app.test_request_context("/", headers={"Accept-Language": "es"}):
+            css, html = weasyprint.CSS(string=BARE_CSS), bare_html(random.Random(seed))
+            doc = pdf_service.sheet_doc(pdf_service.RecordGame(random_game("rifki", random.Random(seed)),
+                                                               id=1), "es")
+            for _ in range(n + 1):
+                if kind == "bare":
+                    weasyprint.HTML(string=html).write_pdf(stylesheets=[css])
+                else:
+                    pdf_service.export_sheet_pdf(doc)
+
+
+def instructions(kind: str, seed: int, n: int = 2) -> int:
+    """CPU instructions of one render of ``kind``, counted by valgrind's cachegrind."""
+    import re
+
+    def count(renders: int) -> int:
+        proc = subprocess.run(
+            ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+             sys.executable, __file__, "--render-loop", kind, str(renders), "--seed", str(seed)],
+            capture_output=True, text=True, check=True)
+        found = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
+        if found is None:
+            raise SystemExit(f"no instruction count from valgrind: {proc.stderr[-300:]}")
+        return int(found.group(1).replace(",", ""))
+
+    return (count(n) - count(0)) // n
+
+
 def pages(data: bytes) -> int:
     import io
 
@@ -119,7 +161,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--no-http", action="store_true", help="skip (c), the measure over HTTP")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also (d), instructions per render counted by valgrind")
+    parser.add_argument("--render-loop", nargs=2, metavar=("KIND", "N"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.render_loop:
+        render_loop(args.render_loop[0], int(args.render_loop[1]), args.seed)
+        return
 
     import weasyprint
 
@@ -181,6 +229,10 @@ def main() -> None:
         print(f"    GET /bare.pdf (bare 20x6 render)    : {http_bare * 1000:8.1f} ms")
         print(f"    sheet.pdf / bare.pdf                : {http_sheet / http_bare:8.2f}x  "
               f"(against the in-process bare render: {http_sheet / bare:.2f}x)")
+    if args.instructions:
+        bare_i, sheet_i = instructions("bare", args.seed), instructions("sheet", args.seed)
+        print(f"(d) instructions per render (cachegrind): bare {bare_i / 1e6:.0f} M, "
+              f"sheet {sheet_i / 1e6:.0f} M: {sheet_i / bare_i:.2f}x")
     print(f"ratio: {ratio:.2f}")
 
 
