@@ -26,6 +26,7 @@ DEFAULTS: dict[str, Any] = {
     # behind TLS (docs/deploy.md), off for `make run` on http://127.0.0.1.
     "SESSION_COOKIE_SECURE": False,
     "SESSION_COOKIE_HTTPONLY": True,
+    "EXPORTS_DIR": None,           # None: <instance>/exports (finished bulk PDF exports)
 }
 
 ENV_KEYS = ("DATABASE_URL", "SECRET_KEY", "CLUB_TIME_ZONE")

@@ -6,6 +6,7 @@
   styles and images (no inline script or style attribute; a page's words for its script
   travel in ``data-`` attributes), never framed (``frame-ancestors 'none'``), no MIME
   sniffing, no referrer sent to other sites.
+- A NUL character in a query or form value is refused (400) before any view runs.
 - Text is encoded so that it never fails: a record stored before text was checked (a lone
   surrogate in a name) shows a replacement character instead of taking the page down.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from flask import Flask, abort, request
 from flask import Response as FlaskResponse
 from werkzeug.routing import IntegerConverter
 
@@ -73,8 +74,17 @@ def security_headers(response: FlaskResponse) -> FlaskResponse:
     return response
 
 
+def refuse_nul() -> None:
+    """400 for a NUL character in any query or form value: no field holds one, and
+    PostgreSQL cannot store one (a 500 otherwise, wherever the value goes)."""
+    for _key, values in request.values.lists():
+        if any("\x00" in v for v in values):
+            abort(400)
+
+
 def init_app(app: Flask) -> None:
     """Called before any blueprint is registered (the converter applies to later routes)."""
     app.response_class = Response
     app.url_map.converters["int"] = BoundedInt
+    app.before_request(refuse_nul)
     app.after_request(security_headers)

@@ -67,14 +67,17 @@ def _empty_tables(app: Any) -> None:
     if engine.dialect.name == "postgresql":
         with engine.begin() as conn:
             conn.execute(text("TRUNCATE audit_entry, seat_result, game_result, player_total, season, seat, "
-                              "game, player RESTART IDENTITY CASCADE"))
+                              "game, player, export_job RESTART IDENTITY CASCADE"))
 
 
 def make_app(database_url: str, **config: Any) -> Any:
+    import tempfile
+
     from app import create_app
 
     settings = {"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret",
-                "WTF_CSRF_ENABLED": False}
+                "WTF_CSRF_ENABLED": False,
+                "EXPORTS_DIR": tempfile.mkdtemp(prefix="kingsheet-exports-")}
     settings.update(config)
     return create_app(settings)
 

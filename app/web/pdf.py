@@ -1,17 +1,18 @@
 """Printable PDFs: the score sheet, a hand's record, a blank sheet, and bulk exports.
 
-Bulk exports run in a background thread (one job per request to /exports): the page
-/exports/<job> shows a progress bar fed by /exports/<job>.json, and the PDF is served from
-/exports/<job>.pdf once built. Jobs live in memory (the last few are kept); a restart
-forgets them, which is fine for a file the user downloads right away.
+Bulk exports are jobs in the database (:mod:`app.services.exports`): a POST to /exports
+queues one, a runner thread in each worker renders queued jobs one at a time, the page
+/exports/<job> shows a progress bar fed by /exports/<job>.json (any worker answers), and
+the PDF is served from instance/exports/ once built.
 """
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from flask import (
@@ -20,10 +21,12 @@ from flask import (
     Response,
     abort,
     current_app,
+    flash,
     jsonify,
     redirect,
     render_template,
     request,
+    send_file,
     url_for,
 )
 from flask_babel import gettext as _
@@ -34,9 +37,11 @@ from markupsafe import Markup
 from wtforms import DateField, SelectField
 from wtforms.validators import Optional
 
-from app.db import get_session
+from app.db import get_db, get_session
 from app.forms import choices
+from app.models import ExportJob, ExportState
 from app.rules import RecordError, fingerprint
+from app.services import exports as exports_service
 from app.services import pdf as pdf_service
 from app.services import queries
 from app.web.chart import legend, progression_svg
@@ -46,7 +51,6 @@ from app.web.games import lang, load_game_or_404
 bp = Blueprint("pdf", __name__)
 
 PDF_FONT = 'font-family="DejaVu Sans Condensed"'
-MAX_JOBS = 20
 
 
 def _pdf_response(data: bytes, filename: str) -> Response:
@@ -163,103 +167,129 @@ class ExportForm(FlaskForm):
         return ok
 
 
-@dataclass
-class Job:
-    id: str
-    lang: str
-    orientation: str
-    criteria: dict[str, Any]
-    state: str = "queued"           # queued, building, rendering, done, error
-    done: int = 0                   # games prepared
-    total: int = 0
-    pages: int = 0
-    error: str | None = None
-    pdf: bytes | None = None
-    created: float = field(default_factory=time.monotonic)
-    thread: threading.Thread | None = field(default=None, repr=False)
-
-    @property
-    def percent(self) -> int:
-        if self.state == "done":
-            return 100
-        if self.state == "rendering":
-            return 60
-        if self.state == "writing":
-            return 85
-        if self.total:
-            return int(60 * self.done / self.total)
-        return 0
-
-    def status(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "state": self.state, "done": self.done,
-                               "total": self.total, "percent": self.percent, "error": self.error}
-        if self.state == "done":
-            out["pdf_url"] = url_for("pdf.export_file", job_id=self.id)
-            out["pages"] = self.pages
-            out["bytes"] = len(self.pdf or b"")
-        return out
+# The job's state as the page's script words it (queued, building ... done, error).
+def _status(job: ExportJob) -> dict[str, Any]:
+    state = {ExportState.RUNNING: "building"}.get(job.state, job.state)
+    percent = 100 if job.state == ExportState.DONE else (
+        int(99 * job.progress / job.total) if job.total else 0)
+    out: dict[str, Any] = {"id": job.id, "state": state, "done": job.progress,
+                           "total": job.total, "percent": percent,
+                           "error": _error_text(job.error) if job.state == ExportState.ERROR else None}
+    if job.state == ExportState.DONE:
+        out["pdf_url"] = url_for("pdf.export_file", job_id=job.id)
+        out["pages"] = job.pages
+    return out
 
 
-class JobStore:
-    def __init__(self) -> None:
+def _error_text(error: str | None) -> str:
+    if error == "no-games":
+        return str(_("No games match."))
+    if error == "interrupted":
+        return str(_("The export was interrupted (the server restarted). Start it again."))
+    return error or ""
+
+
+class ExportRunner:
+    """One thread per process renders the queued jobs, one at a time (any process may
+    claim any job: the database says which are waiting)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.wake = threading.Event()
         self.lock = threading.Lock()
-        self.jobs: dict[str, Job] = {}
+        self.thread: threading.Thread | None = None
 
-    def add(self, job: Job) -> None:
+    def notify(self) -> None:
         with self.lock:
-            finished = sorted((j for j in self.jobs.values() if j.state in ("done", "error")),
-                              key=lambda j: j.created)
-            while len(self.jobs) >= MAX_JOBS and finished:
-                self.jobs.pop(finished.pop(0).id, None)
-            self.jobs[job.id] = job
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._loop, daemon=True,
+                                               name="kingsheet-exports")
+                self.thread.start()
+        self.wake.set()
 
-    def get(self, job_id: str) -> Job | None:
-        with self.lock:
-            return self.jobs.get(job_id)
+    def _loop(self) -> None:
+        while True:
+            self.wake.clear()
+            try:
+                while self.run_one():
+                    pass
+            except Exception:  # noqa: BLE001 - logged; the loop serves the next job
+                self.app.logger.exception("bulk PDF export runner")
+            self.wake.wait(timeout=RUNNER_POLL)
+
+    def run_one(self) -> bool:
+        """Claims and renders one queued job; False when none is waiting."""
+        db = get_db(self.app)
+        with db.sessionmaker() as session:
+            exports_service.expire_stale(session)
+            exports_service.cleanup(session, _exports_dir(self.app))
+            job = exports_service.claim_next(session, exports_service.worker_name())
+            if job is None:
+                return False
+            job_id, params = job.id, dict(job.params)
+        language = params.get("lang", "es")
+        orientation = params.get("orientation", "auto")
+        with self.app.test_request_context("/exports", base_url=params.get("base_url"),
+                                           headers={"Accept-Language": language}):
+            renderer = exports_service.Renderer(
+                find_games=lambda s, p: pdf_service.find_games(s, **exports_service.criteria(p)),
+                render_game=lambda s, gid: _render_game(s, gid, language, orientation))
+            try:
+                exports_service.render_job(
+                    db.sessionmaker, job_id, _exports_dir(self.app),
+                    renderer, title=lambda n: ngettext("Score sheets (%(num)s game)",
+                                                       "Score sheets (%(num)s games)", n))
+            except Exception:  # noqa: BLE001 - the job row says it failed; logged for us
+                self.app.logger.exception("bulk PDF export %s failed", job_id)
+        return True
 
 
-def jobs(app: Flask | None = None) -> JobStore:
+#: Seconds between looks at the queue when nobody woke the runner (jobs of a worker that
+#: died, the clean-up of old files).
+RUNNER_POLL = 30.0
+
+
+def _exports_dir(app: Flask) -> Path:
+    return exports_service.exports_dir(app.config.get("EXPORTS_DIR"), app.instance_path)
+
+
+def _render_game(session: Any, game_id: int, language: str, orientation: str) -> bytes | None:
+    doc = pdf_service.game_sheet_doc(session, game_id, language)
+    if doc is None:
+        return None
+    return pdf_service.export_sheet_pdf(doc, orientation)
+
+
+def runner(app: Flask | None = None) -> ExportRunner:
     app = app or current_app._get_current_object()  # type: ignore[attr-defined]
-    store = app.extensions.get("pdf_jobs")
-    if store is None:
-        store = app.extensions.setdefault("pdf_jobs", JobStore())
-    return store  # type: ignore[no-any-return]
+    found = app.extensions.get("pdf_export_runner")
+    if found is None:
+        found = app.extensions.setdefault("pdf_export_runner", ExportRunner(app))
+    return found  # type: ignore[no-any-return]
 
 
-def run_job(app: Flask, job: Job) -> None:
-    """Build every game's doc (progress per game), then render them all at once."""
-    try:
-        with app.test_request_context("/exports", headers={"Accept-Language": job.lang}):
-            session = get_session()
-            ids = pdf_service.find_games(session, **job.criteria)
-            job.total = len(ids)
-            job.state = "building"
-            docs = []
-            for game_id in ids:
-                doc = pdf_service.game_sheet_doc(session, game_id, job.lang)
-                if doc is not None:
-                    docs.append(doc)
-                job.done += 1
-            if not docs:
-                job.error = _("No games match.")
-                job.state = "error"
-                return
-            job.state = "rendering"
+def wait_for_job(app: Flask, job_id: str, timeout: float = 600.0) -> ExportJob:
+    """The job once it is done or failed (tests and the bench; polls the database)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with get_db(app).sessionmaker() as session:
+            job = session.get(ExportJob, job_id)
+            if job is None or job.state not in ExportState.ACTIVE or time.monotonic() > deadline:
+                if job is None:
+                    raise LookupError(job_id)
+                return job
+        time.sleep(0.1)
 
-            def progress(stage: str, pages: int) -> None:
-                job.state, job.pages = stage, pages
 
-            data = pdf_service.export_bulk_pdf(docs, job.orientation,
-                                               title=ngettext("Score sheets (%(num)s game)",
-                                                              "Score sheets (%(num)s games)",
-                                                              len(docs)),
-                                               progress=progress)
-            job.pdf = data
-            job.state = "done"
-    except Exception as e:  # noqa: BLE001 - reported on the page, logged for us
-        app.logger.exception("bulk PDF export %s failed", job.id)
-        job.error = f"{type(e).__name__}: {e}"
-        job.state = "error"
+def _requester() -> str:
+    """Who asks for exports: the signed-in user once accounts exist; until then this
+    browser (a random id kept in its session)."""
+    from flask import session
+
+    rid = session.get("requester")
+    if not isinstance(rid, str):
+        rid = session["requester"] = secrets.token_urlsafe(12)
+    return rid
 
 
 def _player_choices() -> list[Any]:
@@ -270,41 +300,66 @@ def _player_choices() -> list[Any]:
 def exports() -> Any:
     form = ExportForm()
     form.player.choices = _player_choices()
+    status = 200
     if form.validate_on_submit():
-        criteria: dict[str, Any] = {"date_from": form.date_from.data, "date_to": form.date_to.data,
-                                    "player_id": form.player.data or None}
-        job = Job(secrets.token_urlsafe(12), lang(), form.orientation.data, criteria)
-        app = current_app._get_current_object()  # type: ignore[attr-defined]
-        jobs(app).add(job)
-        job.thread = threading.Thread(target=run_job, args=(app, job), daemon=True,
-                                      name=f"pdf-export-{job.id}")
-        job.thread.start()
-        return redirect(url_for("pdf.export_page", job_id=job.id), 303)
-    status = 400 if request.method == "POST" else 200
+        params: dict[str, Any] = {"date_from": form.date_from.data, "date_to": form.date_to.data,
+                                  "player_id": form.player.data or None, "lang": lang(),
+                                  "orientation": form.orientation.data,
+                                  "base_url": request.host_url}
+        try:
+            job = exports_service.create_job(get_session(), owner=_requester(), params=params)
+        except exports_service.ExportBusy as e:
+            flash(_("Your previous export is still being prepared: wait for it to finish, "
+                    "then start the next one."), "error")
+            return redirect(url_for("pdf.export_page", job_id=e.job_id), 303)
+        except exports_service.QueueFull:
+            form.form_errors.append(_("Many exports are being prepared right now. Try again in "
+                                      "a few minutes."))
+            status = 503
+        else:
+            runner().notify()
+            return redirect(url_for("pdf.export_page", job_id=job.id), 303)
+    elif request.method == "POST":
+        status = 400
     return render_template("pdf/exports.html", form=form, today=date.today()), status
 
 
-def _job_or_404(job_id: str) -> Job:
-    job = jobs().get(job_id)
+JOB_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
+
+
+def _job_or_404(job_id: str) -> ExportJob:
+    if not JOB_ID.fullmatch(job_id):
+        abort(404)
+    job = get_session().get(ExportJob, job_id)
     if job is None:
         abort(404)
+    if job.state == ExportState.QUEUED:
+        runner().notify()   # its worker may be gone: this one takes it
     return job
 
 
 @bp.get("/exports/<job_id>")
 def export_page(job_id: str) -> str:
     job = _job_or_404(job_id)
-    return render_template("pdf/export_job.html", job=job, status=job.status())
+    return render_template("pdf/export_job.html", job=job, status=_status(job))
 
 
 @bp.get("/exports/<job_id>.json")
 def export_status(job_id: str) -> Response:
-    return jsonify(_job_or_404(job_id).status())
+    response = jsonify(_status(_job_or_404(job_id)))
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/exports/<job_id>.pdf")
-def export_file(job_id: str) -> Response:
+def export_file(job_id: str) -> Any:
     job = _job_or_404(job_id)
-    if job.state != "done" or job.pdf is None:
-        abort(409 if job.state != "error" else 404)
-    return _pdf_response(job.pdf, f"kingsheet-export-{job_id[:8]}.pdf")
+    if job.state in ExportState.ACTIVE:
+        abort(409)
+    path = exports_service.file_of(job, _exports_dir(current_app))
+    if path is None:
+        abort(404)
+    response = send_file(path, mimetype="application/pdf", conditional=True,
+                         download_name=f"kingsheet-export-{job_id[:8]}.pdf",
+                         as_attachment=bool(request.args.get("download")))
+    return response

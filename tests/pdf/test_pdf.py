@@ -297,7 +297,7 @@ def test_exports_page_builds_one_pdf_with_progress(client: Any, pdf_app: Any,
                                                    sheets: dict[str, Any]) -> None:
     from app.db import get_session
     from app.models import Player
-    from app.web.pdf import jobs
+    from app.web.pdf import wait_for_job
 
     page = client.get("/exports")
     assert page.status_code == 200 and b'name="date_from"' in page.data
@@ -308,40 +308,36 @@ def test_exports_page_builds_one_pdf_with_progress(client: Any, pdf_app: Any,
     assert response.status_code == 303
     job_url = response.headers["Location"]
     job_id = job_url.rstrip("/").rsplit("/", 1)[-1]
-    job = jobs(pdf_app).get(job_id)
-    assert job is not None and job.thread is not None
-    job.thread.join(timeout=600)
+    wait_for_job(pdf_app, job_id)
     status = client.get(f"/exports/{job_id}.json").get_json()
     assert status["state"] == "done", status
     assert status["percent"] == 100 and status["done"] == status["total"] == 1
     html = client.get(job_url).data.decode()
     assert 'id="export-progress"' in html and status["pdf_url"] in html
-    data = client.get(status["pdf_url"])
-    assert data.status_code == 200 and data.mimetype == "application/pdf"
-    assert len(read(data.data).pages) == len(read(sheets["evil"].data).pages) == status["pages"]
+    with client.get(status["pdf_url"]) as data:
+        assert data.status_code == 200 and data.mimetype == "application/pdf"
+        assert len(read(data.data).pages) == len(read(sheets["evil"].data).pages) == status["pages"]
 
 
 def test_exports_by_date_range(client: Any, pdf_app: Any, games: dict[str, Any]) -> None:
     from datetime import date
 
-    from app.web.pdf import jobs
+    from app.web.pdf import wait_for_job
 
     today = date.today().isoformat()
     response = client.post("/exports", data={"date_from": "2000-01-01", "date_to": "2999-12-31",
                                              "player": "0", "orientation": "landscape"})
     assert response.status_code == 303, today
-    job = jobs(pdf_app).get(response.headers["Location"].rsplit("/", 1)[-1])
-    assert job is not None and job.thread is not None
-    job.thread.join(timeout=600)
+    job = wait_for_job(pdf_app, response.headers["Location"].rsplit("/", 1)[-1])
     assert job.state == "done" and job.total == len(games)
-    reader = read(job.pdf or b"")
+    with client.get(f"/exports/{job.id}.pdf") as response:
+        reader = read(response.data)
     assert all(page_size(p) == (A4[1], A4[0]) for p in reader.pages)
     assert len(reader.pages) >= len(games)
     empty = client.post("/exports", data={"date_from": "2000-01-01", "date_to": "2000-01-02", "player": "0"})
-    job = jobs(pdf_app).get(empty.headers["Location"].rsplit("/", 1)[-1])
-    assert job is not None and job.thread is not None
-    job.thread.join(timeout=600)
+    job = wait_for_job(pdf_app, empty.headers["Location"].rsplit("/", 1)[-1])
     assert job.state == "error" and client.get(f"/exports/{job.id}.pdf").status_code == 404
+    assert client.get(f"/exports/{job.id}.json").get_json()["error"] == "No games match."
 
 
 def test_export_form_needs_csrf(tmp_path: Path) -> None:

@@ -1,0 +1,158 @@
+"""Issue 8, item 3: bulk exports are jobs in the database, their files under the exports
+folder; any worker answers for any job, a requester runs one job at a time, the site's
+queue is bounded, jobs are claimed once, rendered in chunks, interrupted jobs are reported
+and old files cleaned up."""
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from tests.conftest import load_record, make_app
+
+POST = {"date_from": "2000-01-01", "date_to": "2999-12-31", "player": "0", "orientation": "auto"}
+
+
+@pytest.fixture
+def no_runner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jobs stay queued (nobody renders them) unless a test runs them."""
+    from app.web.pdf import ExportRunner
+
+    monkeypatch.setattr(ExportRunner, "notify", lambda self: None)
+
+
+def _job_id(response: Any) -> str:
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    return str(response.headers["Location"].rsplit("/", 1)[-1])
+
+
+def _games(make_game: Any, n: int) -> list[int]:
+    record = load_record("ru32_complete.json")
+    return [make_game(record=record) for _ in range(n)]
+
+
+def test_any_worker_answers_for_any_job(app, client, make_game, database_url, monkeypatch):
+    from app.services import exports
+    from app.web.pdf import wait_for_job
+
+    monkeypatch.setattr(exports, "CHUNK", 2)      # 3 games: two parts, joined
+    _games(make_game, 3)
+    job_id = _job_id(client.post("/exports", data=POST))
+    job = wait_for_job(app, job_id)
+    assert job.state == "done" and job.total == job.progress == 3
+    # another worker: its own app (own memory, own runner) on the same database and folder
+    other = make_app(database_url, EXPORTS_DIR=app.config["EXPORTS_DIR"])
+    c2 = other.test_client()
+    status = c2.get(f"/exports/{job_id}.json").get_json()
+    assert status["state"] == "done" and status["percent"] == 100 and status["pages"] == 3
+    assert c2.get(f"/exports/{job_id}").status_code == 200
+    with c2.get(status["pdf_url"]) as r:
+        assert r.status_code == 200 and r.mimetype == "application/pdf"
+        reader = PdfReader(__import__("io").BytesIO(r.data))
+        assert len(reader.pages) == 3
+    folder = Path(app.config["EXPORTS_DIR"])
+    assert sorted(p.name for p in folder.iterdir()) == [f"{job_id}.pdf"]   # no part left
+    from app.db import get_db
+
+    get_db(other).dispose()
+
+
+def test_a_requester_with_a_running_job_is_told_to_wait(client, make_game, no_runner):
+    _games(make_game, 1)
+    first = _job_id(client.post("/exports", data=POST))
+    r = client.post("/exports", data=POST)
+    assert _job_id(r) == first
+    page = client.get(f"/exports/{first}").get_data(as_text=True)
+    assert "Your previous export is still being prepared" in page
+    # somebody else (another browser) may queue theirs
+    other = client.application.test_client()
+    assert _job_id(other.post("/exports", data=POST)) != first
+
+
+def test_the_queue_is_bounded(app, make_game, no_runner, monkeypatch):
+    from app.services import exports
+
+    monkeypatch.setattr(exports, "QUEUE_MAX", 2)
+    _games(make_game, 1)
+    for _ in range(2):
+        _job_id(app.test_client().post("/exports", data=POST))
+    r = app.test_client().post("/exports", data=POST)
+    assert r.status_code == 503
+    assert "Many exports are being prepared right now" in r.get_data(as_text=True)
+
+
+def test_a_job_is_claimed_by_one_worker_only(app, client, make_game, no_runner):
+    from app.db import get_db
+    from app.services import exports
+
+    _games(make_game, 1)
+    a = _job_id(client.post("/exports", data=POST))
+    b = _job_id(app.test_client().post("/exports", data=POST))
+    db = get_db(app)
+    with db.sessionmaker() as s1, db.sessionmaker() as s2:
+        first = exports.claim_next(s1, "host:1")
+        second = exports.claim_next(s2, "host:2")
+        third = exports.claim_next(s1, "host:1")
+        assert first is not None and second is not None and third is None
+        assert {first.id, second.id} == {a, b}
+        assert (first.state, first.worker, second.worker) == ("running", "host:1", "host:2")
+
+
+def test_an_interrupted_job_is_reported_and_frees_its_requester(app, client, make_game,
+                                                                no_runner):
+    from sqlalchemy import update
+
+    from app.db import get_db, utcnow
+    from app.models import ExportJob
+    from app.services import exports
+
+    _games(make_game, 1)
+    job_id = _job_id(client.post("/exports", data=POST))
+    db = get_db(app)
+    with db.sessionmaker() as s:
+        assert exports.claim_next(s, "dead-host:1") is not None
+        s.execute(update(ExportJob).values(updated_at=utcnow() - timedelta(minutes=5)))
+        s.commit()
+    r = client.post("/exports", data=POST)      # expires the stale one, queues a new job
+    assert _job_id(r) != job_id
+    status = client.get(f"/exports/{job_id}.json").get_json()
+    assert status["state"] == "error"
+    assert "interrupted" in status["error"]
+
+
+def test_old_jobs_and_files_are_cleaned_up(app, client, make_game):
+    import os
+
+    from sqlalchemy import update
+
+    from app.db import get_db, utcnow
+    from app.models import ExportJob
+    from app.services import exports
+    from app.web.pdf import wait_for_job
+
+    _games(make_game, 1)
+    job_id = _job_id(client.post("/exports", data=POST))
+    assert wait_for_job(app, job_id).state == "done"
+    folder = Path(app.config["EXPORTS_DIR"])
+    stray = folder / "leftover.part0000.pdf"
+    stray.write_bytes(b"%PDF")
+    old = (utcnow() - timedelta(days=2)).timestamp()
+    os.utime(stray, (old, old))
+    db = get_db(app)
+    with db.sessionmaker() as s:
+        assert exports.cleanup(s, folder) == 1            # only the stray part: the job is new
+        s.execute(update(ExportJob).values(finished_at=utcnow() - timedelta(days=2)))
+        s.commit()
+        assert exports.cleanup(s, folder) == 1            # the job's file
+        assert s.get(ExportJob, job_id) is None
+    assert list(folder.iterdir()) == []
+    assert client.get(f"/exports/{job_id}.json").status_code == 404
+
+
+def test_job_ids_are_not_guessable_and_junk_ids_are_404(client):
+    for junk in ("x", "1", "../../etc/passwd", "a" * 200, "%00"):
+        assert client.get(f"/exports/{junk}.json").status_code == 404
+        assert client.get(f"/exports/{junk}.pdf").status_code == 404
