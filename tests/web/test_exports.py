@@ -79,7 +79,7 @@ def test_the_queue_is_bounded(app, make_game, no_runner, monkeypatch):
     _games(make_game, 1)
     for _ in range(2):
         _job_id(app.test_client().post("/exports", data=POST))
-    r = app.test_client().post("/exports", data=POST)
+    r = app.test_client().post("/exports", data=POST, headers={"Accept-Language": "en"})
     assert r.status_code == 503
     assert "Many exports are being prepared right now" in r.get_data(as_text=True)
 
