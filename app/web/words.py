@@ -279,9 +279,10 @@ def init_words(app: Flask) -> None:
                                  iso=iso_utc, face=card_face)
     app.jinja_env.globals.update(rule_name=rule_name, ruling_label=ruling_label,
                                  ruling_kinds=RULING_KINDS, SCORES=SCORES,
+                                 time_zone=time_zone,
                                  call_text=call_text, call_what=call_what,
                                  violation_text=violation_row, evidence_text=evidence_text)
 
     @app.context_processor
     def inject() -> dict[str, Any]:
-        return {"current_lang": current_lang(), "SUITS": SUIT_SYMBOLS, "time_zone": time_zone()}
+        return {"current_lang": current_lang(), "SUITS": SUIT_SYMBOLS}

@@ -3,6 +3,7 @@ vocabulary, counts with their plural forms, times in the club's time zone, the c
 as a human diff, names in alphabetical order."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -76,3 +77,10 @@ def test_the_change_log_says_what_changed(app: Any) -> None:
         assert added[1] == "Rey de corazones: — → Carla"
         assert changelog.entry_lines("import", None, base_record("ru32"), PLAYERS, "es") == \
             ["Ana, Beto, Carla, Dani"]
+
+
+def test_the_live_status_formats_in_the_club_time_zone(client: Any, make_game: Any) -> None:
+    gid = make_game("ru32")
+    html = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'data-tz="Europe/Madrid"' in html
+    assert re.search(r'data-updated-at="\d{4}-\d\d-\d\dT[\d:.]+\+00:00"', html)
