@@ -84,3 +84,17 @@ def test_the_live_status_formats_in_the_club_time_zone(client: Any, make_game: A
     html = client.get(f"/games/{gid}").get_data(as_text=True)
     assert 'data-tz="Europe/Madrid"' in html
     assert re.search(r'data-updated-at="\d{4}-\d\d-\d\dT[\d:.]+\+00:00"', html)
+
+
+def test_the_433_hint_only_where_a_433_may_be_chosen(client: Any, make_game: Any) -> None:
+    from tests.web.test_hands import NEGATIVES
+
+    gid = make_game("subastas", hands=NEGATIVES)
+    hint = "Not used for a 433."
+    passes = client.get(f"/games/{gid}/hands/new", query_string={"auction": "3:pass,0:pass,1:pass"})
+    assert hint in passes.get_data(as_text=True)
+    three_bids = "3:+1,0:+2,1:+3,3:pass,0:pass,owner:reject"     # 433 needs fewer than 3 bids
+    html = client.get(f"/games/{gid}/hands/new", query_string={"auction": three_bids}).get_data(
+        as_text=True)
+    assert 'name="contract" value="nulos"' in html and 'value="433"' not in html
+    assert hint not in html
