@@ -8,13 +8,15 @@ catalog does not know is shown as the engine wrote it, always under the field it
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from flask_babel import get_translations, gettext, pgettext
 from flask_babel import lazy_gettext as _l
 
 from app.rules import PROFILES, Contract, RecordError, Term
 from app.rules.profiles import ELEMENTS
 from app.rules.record import TYPE_NAMES, WHAT
-from app.web.words import current_lang
+from app.web.words import call_text, current_lang
 
 FIELD_LABELS = {
     "tricks": _l("Tricks"), "hearts": _l("Hearts"), "kings": _l("Kings"), "queens": _l("Queens"),
@@ -79,11 +81,16 @@ def translate_word(term: Term, lang: str) -> str:
     return str(term) if text == term.id else text
 
 
-def translate_error(e: RecordError) -> str:
-    """The error's message in the page's language: its template through the catalog."""
+def translate_error(e: RecordError, players: Sequence[str] | None = None,
+                    owner: int | None = None) -> str:
+    """The error's message in the page's language: its template through the catalog. Given
+    the players (and the fiesta's owner), an auction call is quoted in words with its
+    player's name ("Dani: +2"), not as the record writes it ("3:+2")."""
     lang = current_lang()
     params = {k: translate_word(v, lang) if isinstance(v, Term) else v
               for k, v in e.params.items()}
+    if players is not None and isinstance(params.get("call"), str):
+        params["call"] = call_text(str(params["call"]), players, owner)
     # The record numbers seats 0-3; the pages (table drawing, sheets) number them 1-4.
     for key in SEAT_PARAMS + SEAT_PARAMS_BY_CODE.get(e.code, ()):
         seat = params.get(key)

@@ -98,3 +98,14 @@ def test_the_433_hint_only_where_a_433_may_be_chosen(client: Any, make_game: Any
         as_text=True)
     assert 'name="contract" value="nulos"' in html and 'value="433"' not in html
     assert hint not in html
+
+
+def test_a_refused_call_is_quoted_in_words(client: Any, make_game: Any) -> None:
+    from tests.web.test_hands import NEGATIVES
+
+    gid = make_game("subastas", hands=NEGATIVES)      # hand 7: Carla owns, Dani calls first
+    html = client.get(f"/games/{gid}/hands/new", query_string={"auction": "3:+1,3:+2"}).get_data(
+        as_text=True)
+    assert "Call 2 was refused" in html
+    assert "&#34;Dani: +2&#34;" in html or '"Dani: +2"' in html
+    assert "3:+2" not in html.split("Call 2 was refused")[1].split("</p>")[0]
