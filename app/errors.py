@@ -41,7 +41,13 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(RecordError)
     def record_error(e: RecordError) -> Any:
-        return error_response(422, getattr(e, "code", "record"), str(e), getattr(e, "field", None))
+        if wants_json():
+            return error_response(422, getattr(e, "code", "record"), str(e),
+                                  getattr(e, "field", None))
+        # the page's language (issue 14.4)
+        from app.web.messages import translate_error
+
+        return error_response(422, e.code, translate_error(e), e.field)
 
     @app.errorhandler(InputError)
     def input_error(e: InputError) -> Any:

@@ -109,3 +109,20 @@ def test_a_refused_call_is_quoted_in_words(client: Any, make_game: Any) -> None:
     assert "Call 2 was refused" in html
     assert "&#34;Dani: +2&#34;" in html or '"Dani: +2"' in html
     assert "3:+2" not in html.split("Call 2 was refused")[1].split("</p>")[0]
+
+
+def test_an_engine_error_page_speaks_the_page_language(tmp_path: Any) -> None:
+    from tests.conftest import make_app
+
+    application = make_app(f"sqlite:///{tmp_path / 'k.sqlite'}")
+
+    def refuse() -> str:
+        raise RecordError.of("hands[0].counts.tricks", "sum", "%(element)s add up to %(total)s; "
+                             "there are %(full)s", element="tricks", total=12, full=13)
+
+    application.add_url_rule("/_refuse", "refuse", refuse)
+    client = application.test_client()
+    html = client.get("/_refuse", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "suman 12" in html and "add up to" not in html
+    api = client.get("/_refuse", headers={"Accept": "application/json"}).get_json()
+    assert api["error"]["code"] == "sum" and "add up to 12" in api["error"]["message"]
