@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.game import GameResult
+from app.rules.replay import GameResult
 from app.rules.record import REPORT_FORMAT
 
 

@@ -48,7 +48,7 @@ class Choice:
 
 def contract_choices(record: object) -> list[Choice]:
     """The rifki contracts the next chooser may name, each with why not when refused."""
-    from app.rules.game import Record, builder_for
+    from app.rules.replay import Record, builder_for
 
     assert isinstance(record, Record)
     builder = builder_for(record)

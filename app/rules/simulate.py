@@ -10,7 +10,7 @@ from typing import Any
 
 from app.rules.auction import Auction
 from app.rules.cards import BIT, SUIT_OF, cards_of, iter_bits
-from app.rules.game import GameBuilder
+from app.rules.replay import GameBuilder
 from app.rules.play import PlayRules, judge_play, play_rules, trick_winner
 from app.rules.profiles import PROFILES, Contract, Profile
 from app.rules.record import FORMAT, card_text
