@@ -7,7 +7,6 @@ their audit entries and their stored results (the same values the one-game path 
 """
 from __future__ import annotations
 
-import copy
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -126,11 +125,14 @@ def write_chunk(session: Session, chunk: list[Checked], *, who: str, played_at: 
     seats: list[dict[str, Any]] = []
     audits: list[dict[str, Any]] = []
     results: list[tuple[int, datetime, list[int], ResultValues]] = []
+    # The audit entry's "after" is the game's own record dict, not a copy: these are Core
+    # inserts, each row serialized to JSON when the statement runs, and nothing changes the
+    # record afterwards (a deep copy per game was two thirds of the writing time).
     for game_id, c in zip(ids, chunk, strict=True):
         pids = player_ids_for(session, c.record["players"], players)
         seats.extend({"game_id": game_id, "seat": s, "player_id": pid} for s, pid in enumerate(pids))
         audits.append({"game_id": game_id, "at": now, "who": who, "action": AuditAction.IMPORT,
-                       "hand_index": None, "before": None, "after": copy.deepcopy(c.record),
+                       "hand_index": None, "before": None, "after": c.record,
                        "version": 1})
         results.append((game_id, when, pids, c.values))
     session.execute(insert(SEAT), seats)
