@@ -15,7 +15,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from app.rules import RecordError
-from app.services.errors import ConflictError, InputError
+from app.services.errors import ConflictError, ForbiddenError, InputError, LockedError
 
 
 def wants_json() -> bool:
@@ -57,6 +57,14 @@ def init_app(app: Flask) -> None:
     def conflict_error(e: ConflictError) -> Any:
         return error_response(409, "conflict", str(e))
 
+    @app.errorhandler(LockedError)
+    def locked_error(e: LockedError) -> Any:
+        return error_response(409, "locked", str(e))
+
+    @app.errorhandler(ForbiddenError)
+    def forbidden_error(e: ForbiddenError) -> Any:
+        return error_response(403, "forbidden", str(e))
+
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException) -> Any:
         messages = {
@@ -64,6 +72,9 @@ def init_app(app: Flask) -> None:
             405: _("This address does not accept that kind of request."),
             413: _("The file is too large."),
             400: _("The request could not be understood."),
+            401: _("Log in first."),
+            403: _("Your account may not do this."),
+            429: _("Too many attempts from this address: wait a minute and try again."),
         }
         code = e.code or 500
         return error_response(code, (e.name or "error").lower().replace(" ", "-"),

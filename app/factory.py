@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import Flask
 
-from app import commands, db, errors, security
+from app import commands, db, errors, security, user_commands
 from app.config import load_config
 from app.i18n import init_babel
 from app.web.words import init_words
@@ -25,8 +25,11 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     errors.init_app(app)
     commands.init_app(app)
+    user_commands.init_app(app)
 
-    from app.web import games, hands, live, players, prefs, referee, rules, seasons, site
+    from app.web import auth, games, hands, live, players, prefs, referee, rules, seasons, share, site, table
+
+    auth.init_app(app)
 
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
@@ -37,6 +40,8 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(seasons.bp)
     app.register_blueprint(site.bp)
     app.register_blueprint(rules.bp)
+    app.register_blueprint(share.bp)
+    app.register_blueprint(table.bp)
 
     from app.web import pdf
 

@@ -1,5 +1,9 @@
 """Fixtures for the web app: app, client, runner, session and make_game.
 
+Every test client (``app.test_client()`` too) is logged in as the director ``directora``
+unless made with ``app.test_client(user=None)`` (anonymous) or another user
+(``user="sam", role="scorer"``): see `UserClient`.
+
 Database tests run on SQLite and on PostgreSQL (`database_url` is parametrized). The
 PostgreSQL run creates its own uniquely named database on 127.0.0.1:5432 and drops it at
 the end; when the server is unreachable those tests are skipped with the reason, except
@@ -67,7 +71,71 @@ def _empty_tables(app: Any) -> None:
     if engine.dialect.name == "postgresql":
         with engine.begin() as conn:
             conn.execute(text("TRUNCATE audit_entry, seat_result, game_result, player_total, season, seat, "
-                              "game, player, export_job RESTART IDENTITY CASCADE"))
+                              "game, player, export_job, user_account, game_scorer, confirmation, seat_pin, game_link "
+                              "RESTART IDENTITY CASCADE"))
+
+
+DIRECTOR = "directora"
+TEST_PASSWORD = "test-password"
+_HASHES: dict[str, str] = {}
+
+
+def password_hash(password: str = TEST_PASSWORD) -> str:
+    """The stored hash of a test password (computed once: scrypt is slow on purpose)."""
+    if password not in _HASHES:
+        from werkzeug.security import generate_password_hash
+
+        _HASHES[password] = generate_password_hash(password, method="scrypt")
+    return _HASHES[password]
+
+
+def ensure_user(app: Any, username: str = DIRECTOR, role: str = "director",
+                player: str | None = None) -> int:
+    """The id of user `username` (created with TEST_PASSWORD when missing)."""
+    from sqlalchemy import select
+
+    from app.db import get_session
+    from app.models import Player, Role, User
+
+    with app.app_context():
+        session = get_session()
+        user = session.scalars(select(User).where(User.username == username)).first()
+        if user is None:
+            player_id = None
+            if player is not None:
+                player_id = session.scalars(select(Player.id).where(Player.name == player)).one()
+            user = User(username=username, password_hash=password_hash(), role=Role(role),
+                        player_id=player_id)
+            session.add(user)
+            session.commit()
+        return int(user.id)
+
+
+def _client_class() -> Any:
+    from flask.testing import FlaskClient
+
+    class UserClient(FlaskClient):
+        """A test client logged in (as the director by default; ``user=None``: anonymous)."""
+
+        def __init__(self, *args: Any, user: str | None = DIRECTOR, role: str = "director",
+                     player: str | None = None, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            if user is not None:
+                self.login_as(user, role, player)
+
+        def login_as(self, username: str, role: str = "director", player: str | None = None) -> Any:
+            user_id = ensure_user(self.application, username, role, player)
+            with self.session_transaction() as s:
+                s["_user_id"] = str(user_id)
+                s["_fresh"] = True
+            return self
+
+        def logout(self) -> Any:
+            with self.session_transaction() as s:
+                s.pop("_user_id", None)
+            return self
+
+    return UserClient
 
 
 def make_app(database_url: str, **config: Any) -> Any:
@@ -79,7 +147,9 @@ def make_app(database_url: str, **config: Any) -> Any:
                 "WTF_CSRF_ENABLED": False,
                 "EXPORTS_DIR": tempfile.mkdtemp(prefix="kingsheet-exports-")}
     settings.update(config)
-    return create_app(settings)
+    application = create_app(settings)
+    application.test_client_class = _client_class()
+    return application
 
 
 @pytest.fixture

@@ -7,11 +7,12 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from wtforms import Field, IntegerField, RadioField, SelectField, StringField
-from wtforms.validators import DataRequired, InputRequired, Length, Optional, ValidationError
+from wtforms.validators import DataRequired, InputRequired, Length, Optional, Regexp, ValidationError
 
 from app.forms import choices
 from app.rules import PROFILES
 
+PIN_SHAPE = Regexp(r"^\d{4}$", message=_l("A PIN is 4 digits."))
 SEAT_FIELDS = ("player_0", "player_1", "player_2", "player_3")
 
 
@@ -28,12 +29,19 @@ class _NewGameBase(FlaskForm):
     player_3 = StringField(_l("Seat 4"), validators=[DataRequired(), Length(max=60)])
     first_seat = SelectField(_l("First dealer"), default="draw",
                              choices=choices((v, v) for v in ("draw", "0", "1", "2", "3")))
-    scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
+    # each seat's confirmation PIN (4 digits, optional): typed at the table at the end
+    pin_0 = StringField(_l("PIN"), validators=[Optional(), PIN_SHAPE])
+    pin_1 = StringField(_l("PIN"), validators=[Optional(), PIN_SHAPE])
+    pin_2 = StringField(_l("PIN"), validators=[Optional(), PIN_SHAPE])
+    pin_3 = StringField(_l("PIN"), validators=[Optional(), PIN_SHAPE])
 
     def validate_player_3(self, field: Field) -> None:
         names = [(getattr(self, f).data or "").strip().casefold() for f in SEAT_FIELDS]
         if all(names) and len(set(names)) < 4:
             raise ValidationError(_l("Each seat needs a different player."))
+
+    def pins(self) -> list[str | None]:
+        return [(getattr(self, f"pin_{s}").data or "").strip() or None for s in range(4)]
 
     def players(self) -> list[str]:
         return [" ".join((getattr(self, f).data or "").split()) for f in SEAT_FIELDS]
@@ -57,11 +65,11 @@ NewGameForm = _build_new_game_form()
 
 class ImportForm(FlaskForm):
     record = FileField(_l("Record file (JSON)"), validators=[FileRequired()])
-    scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
 
 
 class VersionedForm(FlaskForm):
     """A form that changes a game carries the version it was loaded at."""
 
     version = IntegerField(validators=[InputRequired()])
-    scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
+    correction = StringField(_l("Reason for correcting a confirmed sheet"),
+                             validators=[Optional(), Length(max=300)])

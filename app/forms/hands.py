@@ -53,7 +53,8 @@ class SetupForm(Form):
 
 class _HandFormBase(FlaskForm):
     version = IntegerField(validators=[InputRequired()])
-    scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
+    correction = StringField(_l("Reason for correcting a confirmed sheet"),
+                             validators=[Optional(), Length(max=300)])
     ruling_kind = SelectField(_l("Ruling"), choices=choices((k, k) for k in RULING_KINDS),
                               default="as-played")
     ruling_seat = SelectField(_l("Offending player"), choices=choices(SEAT_PAIRS), default="",

@@ -20,14 +20,16 @@ class SaveTricksForm(FlaskForm):
     """Saving a hand entered trick by trick (the tricks themselves are in the address)."""
 
     version = IntegerField(validators=[InputRequired()])
-    scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
+    correction = StringField(_l("Reason for correcting a confirmed sheet"),
+                             validators=[Optional(), Length(max=300)])
 
 
 class RulingForm(FlaskForm):
     """The table's ruling on one hand (RULES.md §3)."""
 
     version = IntegerField(validators=[InputRequired()])
-    scorer = StringField(_l("Your name (scorer)"), validators=[Optional(), Length(max=60)])
+    correction = StringField(_l("Reason for correcting a confirmed sheet"),
+                             validators=[Optional(), Length(max=300)])
     kind = SelectField(_l("Ruling"), choices=choices((k, k) for k in RULING_KINDS),
                        default="as-played",
                        validators=[InputRequired(message=_l("Choose a ruling."))])
@@ -53,7 +55,7 @@ class RulingForm(FlaskForm):
         out: dict[str, list[str]] = {}
         for name, errs in self.errors.items():
             key = "points" if name.startswith("points_") else name
-            key = key if key in ("kind", "seat", "points", "reason", "scorer") else "__all__"
+            key = key if key in ("kind", "seat", "points", "reason", "correction") else "__all__"
             for e in errs:
                 text = str(e)
                 if key == "points" and "integer" in text.lower():

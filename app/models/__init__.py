@@ -1,6 +1,16 @@
 """The persistent aggregates: games (with their seats), players, audit entries, the stored
-results derived from each game's record, and seasons."""
+results derived from each game's record, seasons, and accounts."""
 from app.db import Base
+from app.models.account import (
+    Confirmation,
+    ConfirmMethod,
+    GameLink,
+    GameScorer,
+    LinkKind,
+    Role,
+    SeatPin,
+    User,
+)
 from app.models.audit import AuditAction, AuditEntry
 from app.models.export import ExportJob, ExportState
 from app.models.game import Game, GameStatus, Seat
@@ -8,5 +18,6 @@ from app.models.player import Player
 from app.models.result import PlayerTotal, SeatResult, StoredResult
 from app.models.season import Season
 
-__all__ = ["AuditAction", "AuditEntry", "Base", "ExportJob", "ExportState", "Game", "GameStatus",
-           "Player", "PlayerTotal", "Seat", "SeatResult", "Season", "StoredResult"]
+__all__ = ["AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "ExportJob", "ExportState",
+           "Game", "GameLink", "GameScorer", "GameStatus", "LinkKind", "Player", "PlayerTotal", "Role", "Seat",
+           "SeatPin", "SeatResult", "Season", "StoredResult", "User"]

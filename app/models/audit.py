@@ -36,6 +36,8 @@ class AuditEntry(Base):
     # the game's version this change produced (None for entries older than the column):
     # "what changed since version N" is the entries with a version above N
     version: Mapped[int | None]
+    # a director's reason for correcting a sheet the table had confirmed (it unlocks it)
+    reason: Mapped[str | None] = mapped_column(String(300))
     before: Mapped[Any | None] = mapped_column(JSON)
     after: Mapped[Any | None] = mapped_column(JSON)
 

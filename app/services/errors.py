@@ -21,3 +21,15 @@ class InputError(Exception):
 
 class NothingChanged(Exception):
     """A save whose record is the stored one: nothing was written (no version, no audit)."""
+
+
+class LockedError(Exception):
+    """The table confirmed the sheet: only a director, giving a reason, may change it."""
+
+    def __init__(self, message: str, game_id: int) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+
+
+class ForbiddenError(Exception):
+    """The user may not do this (a scorer of another game, a player, …)."""

@@ -22,7 +22,8 @@ def draw_first_seat(rng: random.Random | None = None) -> int:
 
 def start_game(session: Session, *, profile: str, players: list[str], first_seat: int | None,
                options: dict[str, str] | None = None, who: str = "?",
-               rng: random.Random | None = None) -> Game:
+               rng: random.Random | None = None, scorer_id: int | None = None,
+               pins: list[str | None] | None = None) -> Game:
     """A new game with no hands. `first_seat` None means: drawn by lot now, and recorded."""
     prof = get_profile(profile)
     seat = draw_first_seat(rng) if first_seat is None else first_seat
@@ -32,7 +33,7 @@ def start_game(session: Session, *, profile: str, players: list[str], first_seat
     record["players"] = list(players)
     record[prof.seat_key] = seat
     record["hands"] = []
-    return create_game(session, record, who=who, action=AuditAction.CREATE)
+    return create_game(session, record, who=who, action=AuditAction.CREATE, scorer_id=scorer_id, pins=pins)
 
 
 def read_record_file(raw: bytes) -> Any:
@@ -43,6 +44,6 @@ def read_record_file(raw: bytes) -> Any:
         raise InputError(e.field, e.message) from None
 
 
-def import_game(session: Session, data: Any, *, who: str = "?") -> Game:
+def import_game(session: Session, data: Any, *, who: str = "?", scorer_id: int | None = None) -> Game:
     """A game created from a record (RECORD.md); the record is kept as normalized."""
-    return create_game(session, data, who=who, action=AuditAction.IMPORT)
+    return create_game(session, data, who=who, action=AuditAction.IMPORT, scorer_id=scorer_id)

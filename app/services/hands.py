@@ -18,16 +18,16 @@ def _with_hands(game: Game, hands: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def record_hand(session: Session, game: Game, hand: dict[str, Any], *, expected_version: int | None,
-                who: str = "?") -> Game:
+                who: str = "?", reason: str | None = None) -> Game:
     """Append the next hand."""
     hands = game.hands + [hand]
     return save_record(session, game, _with_hands(game, hands), expected_version=expected_version,
-                       who=who, action=AuditAction.ADD_HAND, hand_index=len(hands) - 1,
+                       who=who, reason=reason, action=AuditAction.ADD_HAND, hand_index=len(hands) - 1,
                        before=None, after=hand)
 
 
 def replace_hand(session: Session, game: Game, index: int, hand: dict[str, Any], *,
-                 expected_version: int | None, who: str = "?") -> Game:
+                 expected_version: int | None, who: str = "?", reason: str | None = None) -> Game:
     """Correct hand `index` (0-based); later hands are replayed and must stay valid."""
     hands = game.hands
     if not 0 <= index < len(hands):
@@ -35,17 +35,17 @@ def replace_hand(session: Session, game: Game, index: int, hand: dict[str, Any],
     before = hands[index]
     hands[index] = hand
     return save_record(session, game, _with_hands(game, hands), expected_version=expected_version,
-                       who=who, action=AuditAction.EDIT_HAND, hand_index=index,
+                       who=who, reason=reason, action=AuditAction.EDIT_HAND, hand_index=index,
                        before=before, after=hand)
 
 
 def delete_last_hand(session: Session, game: Game, *, expected_version: int | None,
-                     who: str = "?") -> Game:
+                     who: str = "?", reason: str | None = None) -> Game:
     check_version(game, expected_version)
     hands = game.hands
     if not hands:
         raise InputError("hand", "there are no hands to delete")
     before = hands.pop()
     return save_record(session, game, _with_hands(game, hands), expected_version=expected_version,
-                       who=who, action=AuditAction.DELETE_HAND, hand_index=len(hands),
+                       who=who, reason=reason, action=AuditAction.DELETE_HAND, hand_index=len(hands),
                        before=before, after=None)

@@ -14,6 +14,8 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app.models import AuditAction, AuditEntry, Game, GameStatus, Seat
 from app.rules import load
+from app.services.accounts import add_scorer
+from app.services.confirm import check_unlocked, set_pins
 from app.services.errors import ConflictError, NothingChanged
 from app.services.queries import replay_game
 from app.services.results import player_ids_for, result_values, store_results
@@ -29,7 +31,10 @@ def status_of(result: Any) -> GameStatus:
     return GameStatus.COMPLETE if result.complete else GameStatus.IN_PROGRESS
 
 
-def create_game(session: Session, data: Any, *, who: str, action: AuditAction) -> Game:
+def create_game(session: Session, data: Any, *, who: str, action: AuditAction,
+                scorer_id: int | None = None, pins: list[str | None] | None = None) -> Game:
+    """A new game from a record; `scorer_id` (its creator) becomes its first scorer and
+    `pins` the seats' confirmation PINs (hashed), in the same transaction."""
     record, result = checked_record(data)
     player_ids = player_ids_for(session, record["players"], {})
     game = Game(profile=record["profile"], record=record, status=status_of(result))
@@ -39,6 +44,10 @@ def create_game(session: Session, data: Any, *, who: str, action: AuditAction) -
     game.audit.append(AuditEntry(who=who, action=action, after=copy.deepcopy(record), version=1))
     session.flush()
     store_results(session, game, result_values(record, result), player_ids)
+    if scorer_id is not None:
+        add_scorer(session, game.id, scorer_id)
+    if pins:
+        set_pins(session, game.id, pins)
     session.commit()
     return game
 
@@ -69,8 +78,12 @@ def check_version(game: Game, expected_version: int | None) -> None:
 
 def save_record(session: Session, game: Game, data: dict[str, Any], *, expected_version: int | None,
                 who: str, action: AuditAction, hand_index: int | None,
-                before: Any, after: Any) -> Game:
+                before: Any, after: Any, reason: str | None = None) -> Game:
+    """Writes the new record. A sheet the table confirmed (locked) is changed only with a
+    director's `reason` (the caller passes one only for a director); the change then goes
+    into the log with it, raises the version and so asks the table to confirm again."""
     check_version(game, expected_version)
+    reason = check_unlocked(session, game, reason)
     record, result = checked_record(data)
     if record == game.record or _essential(record, result) == _essential(
             game.record, replay_game(game)):
@@ -80,7 +93,7 @@ def save_record(session: Session, game: Game, data: dict[str, Any], *, expected_
     game.record = record
     game.status = status_of(result)
     # the version this write produces (the version column counts up by one per write)
-    session.add(AuditEntry(game=game, who=who, action=action, hand_index=hand_index,
+    session.add(AuditEntry(game=game, who=who, action=action, hand_index=hand_index, reason=reason,
                            before=copy.deepcopy(before), after=copy.deepcopy(after),
                            version=game.version + 1))
     try:

@@ -89,13 +89,13 @@ def score_hand(record: dict[str, Any], index: int, hand: dict[str, Any]) -> Any:
 
 
 def save_tricks(session: Session, game: Any, index: int, hand: dict[str, Any], *,
-                expected_version: int | None, who: str) -> Any:
+                expected_version: int | None, who: str, reason: str | None = None) -> Any:
     """Records the hand (a new one, or the correction of row index+1)."""
     if index < len(game.hands):
         return hands_service.replace_hand(session, game, index, hand,
-                                          expected_version=expected_version, who=who)
+                                          expected_version=expected_version, who=who, reason=reason)
     return hands_service.record_hand(session, game, hand, expected_version=expected_version,
-                                     who=who)
+                                     who=who, reason=reason)
 
 
 # --- rulings ------------------------------------------------------------------------------
@@ -122,7 +122,7 @@ def build_ruling(kind: str, *, seat: int | None, points: list[int | None] | None
 
 
 def apply_ruling(session: Session, game: Any, index: int, ruling: dict[str, Any] | None, *,
-                 expected_version: int | None, who: str) -> Any:
+                 expected_version: int | None, who: str, reason: str | None = None) -> Any:
     """Records (or, with an as-played ruling, removes) the ruling on hand row index+1.
 
     An as-played ruling is kept when it carries a reason or a name, so "who said the hand
@@ -135,7 +135,7 @@ def apply_ruling(session: Session, game: Any, index: int, ruling: dict[str, Any]
     else:
         hand["ruling"] = ruling
     return hands_service.replace_hand(session, game, index, hand,
-                                      expected_version=expected_version, who=who)
+                                      expected_version=expected_version, who=who, reason=reason)
 
 
 __all__ = ["Setup", "apply_ruling", "build_ruling", "deal_from_params", "deal_params",

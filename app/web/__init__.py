@@ -1,1 +1,1 @@
-"""HTML blueprints: games, hands, players, prefs (language and scorer name)."""
+"""HTML blueprints: accounts, games, hands, players, prefs (language), the table, share links."""

@@ -18,13 +18,13 @@ from app.forms.games import ImportForm, NewGameForm, option_field_name
 from app.forms.lists import GameFilterForm
 from app.rules import PROFILES, RecordError
 from app.security import Response
+from app.services import confirm, links, queries
 from app.services import games as games_service
-from app.services import queries
 from app.services.errors import InputError
 from app.web import changelog
+from app.web.auth import actor, game_access, user
 from app.web.chart import legend, progression_svg
 from app.web.diagram import table_svg
-from app.web.prefs import remember_scorer
 from app.web.words import current_lang
 
 bp = Blueprint("games", __name__)
@@ -46,6 +46,11 @@ OPTION_LABELS = {
 
 #: The page's language, for every view (app.web.words.current_lang).
 lang = current_lang
+
+
+def _user_id() -> int | None:
+    u = user()
+    return u.id if u is not None else None
 
 
 def load_game_or_404(game_id: int) -> Any:
@@ -100,7 +105,7 @@ def new() -> Any:
         try:
             game = games_service.start_game(
                 get_session(), profile=profile, players=form.players(), first_seat=first,
-                options=form.options_for(profile), who=remember_scorer(form.scorer.data))
+                options=form.options_for(profile), who=actor(), scorer_id=_user_id(), pins=form.pins())
         except (RecordError, InputError) as e:
             form.form_errors.append(str(e))
         else:
@@ -133,7 +138,7 @@ _FRAGMENTS_KEPT = 64
 def _sheet_body(view: dict[str, Any], language: str) -> Markup:
     """The sheet's table, chart and notes, rendered once per record content, game and
     language (a pure function of them) and kept for the next reads of the same sheet."""
-    key = (view["id"], view.get("digest"), language)
+    key = (view["id"], view.get("digest"), language, view.get("base_url"))
     with _FRAGMENTS_LOCK:
         body = _FRAGMENTS.get(key)
         if body is not None:
@@ -153,13 +158,24 @@ def _sheet_body(view: dict[str, Any], language: str) -> Markup:
     return body
 
 
+def render_sheet(game: Any, template: str = "games/sheet.html", base_url: str | None = None,
+                 **context: Any) -> str:
+    """The sheet page of `game`; with `base_url` (a share link) its hand links start there
+    and it offers no correction."""
+    language = lang()
+    view = queries.sheet_view(game, language)
+    if base_url is not None:
+        view.update(base_url=base_url, shared=True)
+    body = _sheet_body(view, language) if not view["error"] else Markup("")
+    return render_template(template, g=view, body=body, wakelock=True, **context)
+
+
 @bp.get("/games/<int:game_id>")
 def sheet(game_id: int) -> str:
     game = load_game_or_404(game_id)
-    language = lang()
-    view = queries.sheet_view(game, language)
-    body = _sheet_body(view, language) if not view["error"] else Markup("")
-    return render_template("games/sheet.html", g=view, body=body, wakelock=True)
+    session = get_session()
+    return render_sheet(game, table=confirm.table_state(session, game),
+                        share=links.active_share(session, game.id), access=game_access(game.id))
 
 
 @bp.get("/games/<int:game_id>/audit")
@@ -252,7 +268,7 @@ def import_record() -> Any:
     if form.validate_on_submit():
         try:
             data = games_service.read_record_file(form.record.data.read())
-            game = games_service.import_game(get_session(), data, who=remember_scorer(form.scorer.data))
+            game = games_service.import_game(get_session(), data, who=actor(), scorer_id=_user_id())
         except (RecordError, InputError) as e:
             error = e
         else:

@@ -19,9 +19,9 @@ from app.services import entry, queries
 from app.services import hands as hands_service
 from app.services import setup as setup_service
 from app.services.errors import ConflictError, InputError, NothingChanged
+from app.web.auth import actor, director_reason
 from app.web.games import lang, load_game_or_404
 from app.web.messages import field_label, translate_error
-from app.web.prefs import remember_scorer
 from app.web.words import signed
 
 bp = Blueprint("hands", __name__)
@@ -86,7 +86,7 @@ def delete_last(game_id: int) -> Any:
         abort(400)
     try:
         hands_service.delete_last_hand(get_session(), game, expected_version=form.version.data,
-                                       who=remember_scorer(form.scorer.data))
+                                       who=actor(), reason=director_reason(form.correction.data))
     except ConflictError:
         flash(_("Someone else changed this game meanwhile: nothing was deleted. "
                 "Check the sheet and try again."), "conflict")
@@ -108,7 +108,7 @@ def _setup_from_hand(hand: dict[str, Any], fiesta: bool, spec_mode: str) -> dict
 
 #: Entry values carried through a change of the setup (contract, mode), so none is lost.
 _CARRIED = re.compile(r"^(?:(?:tricks|hearts|kings|queens|jacks|last_two|ruling_points)_\d"
-                      r"|card_[2-9TJQKA][SHDC]|kh|ruling_kind|ruling_seat|ruling_reason|scorer"
+                      r"|card_[2-9TJQKA][SHDC]|kh|ruling_kind|ruling_seat|ruling_reason|correction"
                       r"|version)$")
 
 
@@ -252,16 +252,17 @@ def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, 
     if not form.validate():
         page["errors"] = _form_errors(form, page["spec"])
         return render_template("hands/entry.html", **page), 400
-    who = remember_scorer(form.scorer.data)
+    who = actor()
+    reason = director_reason(form.correction.data)
     at = datetime.now(UTC).replace(microsecond=0).isoformat()
     hand = _hand(page["spec"], page["mode"], form, page["ready"], ruling=form.ruling(who, at))
     try:
         if editing:
             hands_service.replace_hand(get_session(), game, index, hand,
-                                       expected_version=form.version.data, who=who)
+                                       expected_version=form.version.data, who=who, reason=reason)
         else:
             hands_service.record_hand(get_session(), game, hand,
-                                      expected_version=form.version.data, who=who)
+                                      expected_version=form.version.data, who=who, reason=reason)
     except RecordError as e:
         # the save reports the first problem; the page shows every one at once
         page["errors"] = _problem_map(entry.hand_problems(game.record, index, hand) or [e], index)

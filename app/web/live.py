@@ -34,6 +34,11 @@ def etag_of(version: int) -> str:
 
 @bp.get("/games/<int:game_id>/live")
 def stamp(game_id: int) -> Any:
+    return stamp_response(game_id)
+
+
+def stamp_response(game_id: int) -> Any:
+    """The version check of a game (also behind its share link)."""
     found = queries.game_stamp(get_session(), game_id)
     if found is None:
         abort(404)

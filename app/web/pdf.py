@@ -43,7 +43,7 @@ from app.models import ExportJob, ExportState
 from app.rules import RecordError, fingerprint
 from app.services import exports as exports_service
 from app.services import pdf as pdf_service
-from app.services import queries
+from app.services import links, queries
 from app.web.chart import legend, progression_svg
 from app.web.diagram import table_svg
 from app.web.games import lang, load_game_or_404
@@ -83,7 +83,12 @@ def pdf_chart(doc: dict[str, Any]) -> Markup:
 
 def game_link(game_id: int) -> str:
     """The address printed (and QR-coded) in a game's PDF footer: where a reader of the
-    paper finds the game. The ONE place that decides it."""
+    paper finds the game. The ONE place that decides it: the game's share link when it has
+    one (anyone holding the paper can follow it, no account needed), else its sheet (for
+    the club's accounts). Printing never makes a share link: sharing is the scorer's call."""
+    share = links.active_share(get_session(), game_id)
+    if share is not None:
+        return url_for("share.sheet", token=share.token, _external=True)
     return url_for("games.sheet", game_id=game_id, _external=True)
 
 
@@ -120,7 +125,12 @@ def record_fingerprint(game_id: int) -> str:
 
 @bp.get("/games/<int:game_id>/sheet.pdf")
 def sheet(game_id: int) -> Response:
-    game = load_game_or_404(game_id)
+    return sheet_pdf(load_game_or_404(game_id))
+
+
+def sheet_pdf(game: Any) -> Response:
+    """The sheet PDF of a game (also behind its share link)."""
+    game_id = game.id
     orientation = request.args.get("orientation", "auto")
     if orientation not in pdf_service.ORIENTATIONS:
         abort(400)
@@ -132,7 +142,12 @@ def sheet(game_id: int) -> Response:
 
 @bp.get("/games/<int:game_id>/hands/<int:row>.pdf")
 def hand(game_id: int, row: int) -> Response:
-    game = load_game_or_404(game_id)
+    return hand_pdf(load_game_or_404(game_id), row)
+
+
+def hand_pdf(game: Any, row: int) -> Response:
+    """A hand's record as PDF (also behind the game's share link)."""
+    game_id = game.id
     doc = pdf_service.hand_doc(game, row, lang())
     if doc is None:
         abort(404)

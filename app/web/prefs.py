@@ -1,12 +1,11 @@
-"""Per-browser preferences: the page language and the scorer's name (asked once per session)."""
+"""Per-browser preferences: the page language. (Who changes a game is the logged-in user:
+see app/web/auth.py.)"""
 from __future__ import annotations
 
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, session
-
-from app.forms.prefs import ScorerForm
+from flask import Blueprint, abort, current_app, redirect, request, session
 
 bp = Blueprint("prefs", __name__)
 
@@ -27,28 +26,3 @@ def set_language(code: str) -> Any:
         abort(404)
     session["lang"] = code
     return redirect(safe_next(request.args.get("next")))
-
-
-@bp.route("/scorer", methods=["GET", "POST"])
-def scorer() -> Any:
-    form = ScorerForm()
-    next_url = safe_next(request.values.get("next"))
-    if form.validate_on_submit():
-        remember_scorer(form.name.data)
-        return redirect(next_url)
-    if request.method == "GET" and session.get("scorer"):
-        form.name.data = session["scorer"]
-    return render_template("prefs/scorer.html", form=form, next_url=next_url), (
-        400 if form.errors else 200)
-
-
-def current_scorer() -> str:
-    return str(session.get("scorer") or "?")
-
-
-def remember_scorer(name: str | None) -> str:
-    """The scorer's name typed on a form (asked only while the session has none)."""
-    name = "".join(ch for ch in (name or "") if ord(ch) >= 32 and ord(ch) != 127).strip()[:60]
-    if name:
-        session["scorer"] = name
-    return current_scorer()

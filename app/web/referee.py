@@ -26,9 +26,9 @@ from app.services import referee as svc
 from app.services import setup as setup_service
 from app.services.errors import ConflictError, InputError, NothingChanged
 from app.web import referee_view as view_of
+from app.web.auth import actor, director_reason
 from app.web.games import lang, load_game_or_404
 from app.web.messages import translate_error
-from app.web.prefs import remember_scorer
 from app.web.words import violation_row
 
 bp = Blueprint("referee", __name__)
@@ -255,9 +255,10 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
         return final, form, None, 400
     if final is None:
         return final, form, None, status
-    who = remember_scorer(form.scorer.data)
+    who = actor()
     try:
-        svc.save_tricks(get_session(), game, index, hand, expected_version=form.version.data, who=who)
+        svc.save_tricks(get_session(), game, index, hand, expected_version=form.version.data, who=who,
+                        reason=director_reason(form.correction.data))
     except RecordError as e:
         errors.setdefault("__all__", []).append(translate_error(e))
         return final, form, None, 422
@@ -379,7 +380,7 @@ def ruling(game_id: int, n: int) -> Any:
     form = _ruling_form(game, index)
     if not form.validate():
         return _hand_page(game, index, form, form.field_errors(), 400)
-    who = remember_scorer(form.scorer.data)
+    who = actor()
     at = datetime.now(UTC).replace(microsecond=0).isoformat()
     kind = form.kind.data
     errors: dict[str, list[str]] = {}
@@ -390,7 +391,7 @@ def ruling(game_id: int, n: int) -> Any:
             new = svc.build_ruling(kind, seat=form.seat_value(), points=form.points(),
                                    reason=form.reason.data, who=who, at=at)
         svc.apply_ruling(get_session(), game, index, new, expected_version=form.version.data,
-                         who=who)
+                         who=who, reason=director_reason(form.correction.data))
     except RecordError as e:
         key, message = _ruling_error_key(e, index)
         errors.setdefault(key, []).append(message)
@@ -441,12 +442,17 @@ def _ruling_error_key(e: RecordError, index: int) -> tuple[str, str]:
     return "__all__", message
 
 
-def _hand_page(game: Any, index: int, form: RulingForm, errors: dict[str, list[str]],
-               status: int) -> Any:
+def _hand_page(game: Any, index: int, form: RulingForm | None, errors: dict[str, list[str]],
+               status: int, share: str | None = None) -> Any:
     players = list(game.record["players"])
     result = queries.replay_game(game)
     view = view_of.hand_record_view(result, index, players, lang())
     return render_template("referee/hand.html", h=view, game_id=game.id, players=players,
                            profile=result.profile, form=form, errors=errors,
-                           version=game.version, lang=lang(),
+                           version=game.version, lang=lang(), share=share,
                            n_rows=len(game.hands)), status
+
+
+def hand_page(game: Any, index: int, share: str) -> Any:
+    """A hand's record, read-only, behind the game's share link `share`."""
+    return _hand_page(game, index, None, {}, 200, share=share)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import in_ci, make_app
+from tests.conftest import DIRECTOR, TEST_PASSWORD, ensure_user, in_ci, make_app
 
 CHROMIUM = os.environ.get("KINGSHEET_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -52,6 +52,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     db = tmp_path_factory.mktemp("browser") / "kingsheet.sqlite"
     app = make_app(f"sqlite:///{db}", WTF_CSRF_ENABLED=True, TESTING=False)
+    ensure_user(app)   # the director every phone logs in as (see `phone`)
+    LIVE_APPS.append(app)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -59,15 +61,37 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.shutdown()
     thread.join(5)
     server.server_close()
+    LIVE_APPS.remove(app)
     get_db(app).dispose()
 
 
-def phone(browser: Any, live_server: str) -> Iterator[Any]:
-    """A page in its own browser context (its own cookies): one phone at the table."""
+LIVE_APPS: list[Any] = []
+
+
+@pytest.fixture
+def live_app(live_server: str) -> Any:
+    """The Flask app behind `live_server` (to set a game up through the services)."""
+    return LIVE_APPS[-1]
+
+
+def login(page: Any, username: str = DIRECTOR, password: str = TEST_PASSWORD) -> None:
+    """Logs the page's context in through the login form."""
+    page.goto("/login")
+    page.fill("#username", username)
+    page.fill("#password", password)
+    page.click("#login-submit")
+    page.wait_for_selector("#current-user")
+
+
+def phone(browser: Any, live_server: str, user: str | None = DIRECTOR) -> Iterator[Any]:
+    """A page in its own browser context (its own cookies): one phone at the table, logged
+    in as `user` (the director by default; None: anonymous)."""
     context = browser.new_context(viewport={"width": 375, "height": 800}, locale="es-ES",
                                   base_url=live_server)
     context.set_default_timeout(10_000)
     p = context.new_page()
+    if user is not None:
+        login(p, user)
     yield p
     context.close()
 

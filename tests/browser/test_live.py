@@ -28,8 +28,6 @@ def enter_plus_tricks(page: Any, gid: int, tricks: list[int]) -> None:
     page.wait_for_selector("#hand-form[data-ready]")
     for s in range(4):
         page.fill(f"#tricks_{s}", str(tricks[s]))
-    if page.locator("#scorer").count():
-        page.fill("#scorer", "Ana")
     page.click("#save-hand")
     page.wait_for_url(f"**/games/{gid}#hand-{SEVEN + 1}")
 

@@ -33,9 +33,7 @@ def import_game(page: Any, record: dict[str, Any]) -> int:
     page.set_input_files("input[type=file]", files=[{
         "name": "game.json", "mimeType": "application/json",
         "buffer": json.dumps(record).encode()}])
-    if page.locator("#scorer").count():
-        page.fill("#scorer", "Árbitra")
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")
     page.wait_for_url(re.compile(r"/games/\d+$"))
     return int(re.search(r"/games/(\d+)$", page.url).group(1))  # type: ignore[union-attr]
 

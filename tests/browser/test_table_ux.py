@@ -150,7 +150,7 @@ def every_page(page: Any) -> list[str]:
     imported for the purpose."""
     from tests.conftest import base_record
 
-    paths = ["/", "/games/new", "/games/import", "/players", "/scorer", "/exports", "/rules",
+    paths = ["/", "/games/new", "/games/import", "/players", "/login", "/exports", "/rules",
              "/no-such-page"]
     for name in ("ru32", "fiestas", "subastas", "rifki"):
         paths.append(f"/rules/{name}")

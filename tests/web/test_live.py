@@ -13,9 +13,11 @@ RU32_FIRST = {"tricks": [2, 3, 1, 2]}   # ru32 hand 1 (no tricks): 8 tricks
 
 
 def save_first_hand(client, gid, version=1, counts=RU32_FIRST, scorer="Ana"):
+    """Hand 1 saved by user `scorer` (two phones: two users on the same client)."""
+    client.login_as(scorer)
     return client.post(f"/games/{gid}/hands/new",
                        data=counts_form(counts, version, contract="no-tricks", mode="counts",
-                                        ruling_kind="as-played", scorer=scorer))
+                                        ruling_kind="as-played"))
 
 
 def test_version_check_answers_304_while_nothing_changed(client, make_game):
@@ -49,7 +51,8 @@ def test_version_check_reads_the_game_row_without_its_record(app, client, make_g
         assert client.get(f"/games/{gid}/live", headers={"If-None-Match": '"v1"'}).status_code == 304
     finally:
         event.remove(engine, "before_cursor_execute", seen)
-    queries = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+    # besides the logged-in user's row (Flask-Login loads it for every request)
+    queries = [s for s in statements if s.lstrip().upper().startswith("SELECT") and "user_account" not in s]
     assert len(queries) == 1
     assert "record" not in queries[0] and "audit_entry" not in queries[0]
 
@@ -118,7 +121,8 @@ def test_an_overtaken_new_hand_is_offered_for_its_row_and_never_added_twice(clie
     assert save_first_hand(client, gid, scorer="Ana").status_code == 302   # A saves hand 1
 
     typed_b = counts_form({"tricks": [1, 1, 3, 3]}, 1, contract="no-tricks", mode="counts",
-                          ruling_kind="as-played", scorer="Beto")
+                          ruling_kind="as-played")
+    client.login_as("Beto")
     r = client.post(f"/games/{gid}/hands/new?row=1", data=typed_b)
     html = r.get_data(as_text=True)
     assert r.status_code == 409
@@ -144,10 +148,11 @@ def test_a_new_hand_overtaken_by_a_change_elsewhere_stays_the_next_hand(client, 
     gid = make_game("ru32", hands=[{"counts": {"tricks": [2, 3, 1, 2]}}])
     # A corrects hand 1 while B types hand 2 (no boys: kings and jacks)
     fixed = counts_form({"tricks": [2, 2, 2, 2]}, 1, contract="no-tricks", mode="counts",
-                        ruling_kind="as-played", scorer="Ana")
-    assert client.post(f"/games/{gid}/hands/1/edit", data=fixed).status_code == 302
+                        ruling_kind="as-played")
+    assert client.login_as("Ana").post(f"/games/{gid}/hands/1/edit", data=fixed).status_code == 302
     typed_b = counts_form({"kings": [1, 1, 1, 1], "jacks": [0, 2, 1, 1]}, 1, contract="no-boys",
-                          mode="counts", ruling_kind="as-played", scorer="Beto")
+                          mode="counts", ruling_kind="as-played")
+    client.login_as("Beto")
     r = client.post(f"/games/{gid}/hands/new?row=2", data=typed_b)
     html = r.get_data(as_text=True)
     assert r.status_code == 409 and "Ana corrected hand row 1" in html
@@ -176,13 +181,14 @@ def test_an_overtaken_trick_entry_stays_on_its_row(client, make_game):
     gid = make_game("ru32")
     plays = finish_without_deal([])
     state = f"/games/{gid}/hands/tricks?row=1&plays={','.join(plays)}"
-    assert client.post(state, data={"version": "1", "scorer": "Ana"}).status_code == 302   # A
+    assert client.login_as("Ana").post(state, data={"version": "1"}).status_code == 302   # A
+    client.login_as("Beto")
     page = client.get(state).get_data(as_text=True)            # B's next tap, same row
     assert "recorded on another phone" in page and "Replace hand row 1" in page
     assert "Ana recorded hand row 1" in page
-    r = client.post(state, data={"version": "1", "scorer": "Beto"})   # B's stale save
+    r = client.post(state, data={"version": "1"})   # B's stale save
     assert r.status_code == 409 and len(hands_of(client, gid)) == 1
-    assert client.post(state, data={"version": "2", "scorer": "Beto"}).status_code == 302
+    assert client.post(state, data={"version": "2"}).status_code == 302
     assert len(hands_of(client, gid)) == 1                     # replaced, not added
 
 

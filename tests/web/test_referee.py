@@ -120,7 +120,7 @@ def test_save_a_hand_entered_trick_by_trick(client: Any, make_game: Any) -> None
     assert hand["tricks"][0] == plays[:4] and hand["deal"] == deal
     assert score_record(record)["hands"][0]["points"] == shown
     audit = client.get(f"/games/{gid}/audit").get_data(as_text=True)
-    assert "Eva" in audit
+    assert "directora" in audit   # the logged-in user, never a typed name
 
 
 def test_saving_before_the_end_changes_nothing(client: Any, make_game: Any) -> None:
@@ -260,11 +260,11 @@ def test_rulings_change_the_totals_and_are_audited(client: Any, make_game: Any) 
     assert r.status_code == 303 and r.headers["Location"].endswith("/hands/1#ruling")
     rec = record_of(client, gid)
     ruling = rec["hands"][0]["ruling"]
-    assert ruling["kind"] == "charge-offender" and ruling["seat"] == 2 and ruling["by"] == "Juez"
+    assert ruling["kind"] == "charge-offender" and ruling["seat"] == 2 and ruling["by"] == "directora"
     assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$", ruling["at"])
     assert score_record(rec)["totals"] == [0, 0, -16, 0]
     page = client.get(f"/games/{gid}/hands/1").get_data(as_text=True)
-    assert 'id="ruled-points"' in page and "recorded by Juez" in page
+    assert 'id="ruled-points"' in page and "recorded by directora" in page
     sheet = client.get(f"/games/{gid}").get_data(as_text=True)
     assert f'/games/{gid}/hands/1#ruling' in sheet
     r = ruling_form(client, gid, kind="adjusted", points_0="-4", points_1="-4", points_2="-8",

@@ -57,7 +57,7 @@ def test_changing_the_contract_keeps_the_typed_counts(client: Any, make_game: An
     gid = subastas_hand_9(make_game)
     version = version_of(client, gid)
     typed = counts_form({"tricks": [2, 3, 4, 4]}, version, auction=HAND_9, contract="nulos",
-                        leader="1", mode="counts", scorer="Eva")
+                        leader="1", mode="counts", ruling_reason="Eva")
     # "change the contract": the form goes back to the setup step, the counts along
     r = client.post(f"/games/{gid}/hands/new", data=typed,
                     query_string={"auction": HAND_9, "mode": "counts", "change": "setup"})

@@ -1,0 +1,116 @@
+"""Accounts: users with one role, the scorers of each game, the table's confirmations of a
+sheet, and a game's links (the read-only share link, the one-time scoring handover).
+
+Nothing here imports Flask: `User` carries the four attributes Flask-Login asks of a user
+object itself (`is_authenticated`, `is_active`, `is_anonymous`, `get_id`).
+"""
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+
+from sqlalchemy import DateTime, Enum, ForeignKey, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.db import Base, utcnow
+from app.models.player import Player
+
+
+class Role(enum.Enum):
+    DIRECTOR = "director"   # runs the club: every game, corrections of confirmed sheets, users
+    SCORER = "scorer"       # creates games and keeps the ones they score
+    PLAYER = "player"       # reads, confirms their own seat
+
+
+def _enum(cls: type[enum.Enum]) -> Enum:
+    return Enum(cls, native_enum=False, length=16, values_callable=lambda e: [m.value for m in e],
+                validate_strings=True)
+
+
+class User(Base):
+    __tablename__ = "user_account"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[Role] = mapped_column(_enum(Role))
+    # the roster player this user is (confirms that player's seat with one tap)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id", ondelete="SET NULL"),
+                                                  unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    player: Mapped[Player | None] = relationship()
+
+    # --- what Flask-Login asks of a user object ---
+    is_authenticated = True
+    is_active = True
+    is_anonymous = False
+
+    def get_id(self) -> str:
+        return str(self.id)
+
+    @property
+    def is_director(self) -> bool:
+        return self.role is Role.DIRECTOR
+
+    def __repr__(self) -> str:
+        return f"User({self.id!r}, {self.username!r}, {self.role.value})"
+
+
+class GameScorer(Base):
+    """A user who may change a game: its creator, and whoever it was handed to."""
+
+    __tablename__ = "game_scorer"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user_account.id", ondelete="CASCADE"),
+                                         primary_key=True, index=True)
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ConfirmMethod(enum.Enum):
+    ACCOUNT = "account"   # the player's own account, one tap
+    PIN = "pin"           # the seat's PIN typed on the scorer's phone
+
+
+class Confirmation(Base):
+    """One seat's confirmation of the sheet as it stood at game version `version`."""
+
+    __tablename__ = "confirmation"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    n_rows: Mapped[int] = mapped_column(Integer)   # hand rows on the sheet it confirmed
+    method: Mapped[ConfirmMethod] = mapped_column(_enum(ConfirmMethod))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatPin(Base):
+    """A seat's confirmation PIN (4 digits, chosen at game start), hashed."""
+
+    __tablename__ = "seat_pin"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pin_hash: Mapped[str] = mapped_column(String(255))
+
+
+class LinkKind(enum.Enum):
+    SHARE = "share"         # read-only view of the live sheet, hand pages and PDFs
+    HANDOVER = "handover"   # one-time: adds the logged-in user who opens it to the scorers
+
+
+class GameLink(Base):
+    __tablename__ = "game_link"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[LinkKind] = mapped_column(_enum(LinkKind))
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("user_account.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # revoked (share) or spent (handover): the token no longer opens anything
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

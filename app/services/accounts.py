@@ -1,0 +1,152 @@
+"""Users: create, change a password, authenticate, list; who may change which game.
+
+Passwords (and seat PINs) are stored only as werkzeug scrypt hashes
+(``scrypt:32768:8:1$salt$hash``): never in clear, never reversibly.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from flask_babel import gettext as _
+from sqlalchemy import exists, func, select
+from sqlalchemy.orm import Session
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from app.models import GameScorer, Player, Role, User
+from app.services.errors import InputError
+
+USERNAME = re.compile(r"^[\w.@+-]{1,40}$")
+PASSWORD_MIN = 8
+PASSWORD_MAX = 200
+ROLES = tuple(r.value for r in Role)
+
+#: What `authenticate` checks an unknown name against, so a wrong name costs the same time
+#: as a wrong password (the answer never tells which one was wrong).
+_DUMMY_HASH: list[str] = []
+
+
+def hash_secret(secret: str) -> str:
+    return generate_password_hash(secret, method="scrypt")
+
+
+def check_secret(stored: str, secret: str) -> bool:
+    return check_password_hash(stored, secret)
+
+
+def clean_username(username: str) -> str:
+    name = (username or "").strip()
+    if not USERNAME.match(name):
+        raise InputError("username", _("A user name is 1 to 40 letters, digits or . _ @ + -"))
+    return name
+
+
+def check_password(password: str) -> str:
+    if not password or not password.strip():
+        raise InputError("password", _("The password is empty."))
+    if len(password) < PASSWORD_MIN:
+        raise InputError("password", _("A password has at least %(n)s characters.", n=PASSWORD_MIN))
+    if len(password) > PASSWORD_MAX:
+        raise InputError("password", _("A password has at most %(n)s characters.", n=PASSWORD_MAX))
+    return password
+
+
+def get_user(session: Session, user_id: int) -> User | None:
+    return session.get(User, user_id)
+
+
+def find_user(session: Session, username: str) -> User | None:
+    return session.scalars(select(User).where(User.username == username)).first()
+
+
+def has_users(session: Session) -> bool:
+    return bool(session.scalar(select(exists().where(User.id.is_not(None)))))
+
+
+def list_users(session: Session) -> list[User]:
+    return list(session.scalars(select(User).order_by(User.username)).all())
+
+
+def _player(session: Session, name: str | None) -> Player | None:
+    if not name:
+        return None
+    player = session.scalars(select(Player).where(Player.name == name)).first()
+    if player is None:
+        raise InputError("player", _("There is no player %(name)s on the roster.", name=name))
+    taken = session.scalar(select(func.count()).select_from(User).where(User.player_id == player.id))
+    if taken:
+        raise InputError("player", _("Player %(name)s is already linked to a user.", name=name))
+    return player
+
+
+def create_user(session: Session, username: str, password: str, role: str,
+                player: str | None = None) -> User:
+    """A new user; InputError (naming the field) for a taken name, an empty password, …"""
+    name = clean_username(username)
+    if role not in ROLES:
+        raise InputError("role", _("The role is one of: %(roles)s.", roles=", ".join(ROLES)))
+    check_password(password)
+    if find_user(session, name) is not None:
+        raise InputError("username", _("There is already a user %(name)s.", name=name))
+    linked = _player(session, player)
+    user = User(username=name, password_hash=hash_secret(password), role=Role(role),
+                player_id=linked.id if linked else None)
+    session.add(user)
+    session.commit()
+    return user
+
+
+def create_first_director(session: Session, username: str, password: str) -> User:
+    """The club's first user (only while there is none)."""
+    if has_users(session):
+        raise InputError("username", _("The first director exists already: log in."))
+    return create_user(session, username, password, Role.DIRECTOR.value)
+
+
+def set_password(session: Session, username: str, password: str) -> User:
+    user = find_user(session, username)
+    if user is None:
+        raise InputError("username", _("There is no user %(name)s.", name=username))
+    user.password_hash = hash_secret(check_password(password))
+    session.commit()
+    return user
+
+
+def authenticate(session: Session, username: str, password: str) -> User | None:
+    user = find_user(session, (username or "").strip())
+    if user is None:
+        if not _DUMMY_HASH:
+            _DUMMY_HASH.append(hash_secret("not a password"))
+        check_secret(_DUMMY_HASH[0], password or "")
+        return None
+    return user if check_secret(user.password_hash, password or "") else None
+
+
+# --- who may change which game ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class Access:
+    """What the current user may do with one game."""
+
+    can_score: bool      # change it (hands, rulings, deletions, links)
+    director: bool       # may correct a confirmed (locked) sheet, giving a reason
+
+
+def scorer_ids(session: Session, game_id: int) -> list[int]:
+    return list(session.scalars(select(GameScorer.user_id).where(GameScorer.game_id == game_id)).all())
+
+
+def can_score(session: Session, user: User | None, game_id: int) -> bool:
+    """Directors change every game; anyone else only the games they are a scorer of
+    (created or handed). Games from before accounts have no scorer: directors only."""
+    if user is None:
+        return False
+    if user.role is Role.DIRECTOR:
+        return True
+    return bool(session.scalar(select(exists().where(GameScorer.game_id == game_id,
+                                                     GameScorer.user_id == user.id))))
+
+
+def add_scorer(session: Session, game_id: int, user_id: int) -> None:
+    if session.get(GameScorer, (game_id, user_id)) is None:
+        session.add(GameScorer(game_id=game_id, user_id=user_id))

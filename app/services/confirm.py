@@ -1,0 +1,143 @@
+"""The table confirms the sheet (the Bridgemate habit) and a confirmed sheet is locked.
+
+Each seat confirms the sheet as it stands (the game's `version`): with one tap from the
+account linked to that seat's player, or with the seat's 4-digit PIN typed on the
+scorer's phone passed round the table. A complete game whose four seats confirmed its
+current version is **locked**: every change is refused (`LockedError`, 409) unless a
+director gives a reason. That correction is a save like any other, so it raises the
+version: the four confirmations no longer match it, the sheet is unlocked and asks the
+table to confirm again. Confirmations never change the record or its version.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.models import Confirmation, ConfirmMethod, Game, GameStatus, SeatPin, User
+from app.services.accounts import check_secret, hash_secret
+from app.services.errors import ForbiddenError, InputError, LockedError
+
+PIN = re.compile(r"^\d{4}$")
+REASON_MAX = 300
+
+
+@dataclass(frozen=True)
+class SeatState:
+    seat: int
+    confirmation: Confirmation | None   # the latest one, of any version
+    current: bool                       # it confirms the sheet as it stands now
+    has_pin: bool
+    user_id: int | None                 # the account linked to the seat's player
+
+
+@dataclass(frozen=True)
+class TableState:
+    seats: list[SeatState]
+    locked: bool
+
+    @property
+    def confirmed(self) -> int:
+        return sum(1 for s in self.seats if s.current)
+
+
+def clean_pin(pin: str | None, field: str) -> str | None:
+    pin = (pin or "").strip()
+    if not pin:
+        return None
+    if not PIN.match(pin):
+        raise InputError(field, _("A PIN is 4 digits."))
+    return pin
+
+
+def set_pins(session: Session, game_id: int, pins: list[str | None]) -> None:
+    """The seats' PINs (hashed); a seat without one confirms only from a linked account."""
+    for seat, pin in enumerate(pins):
+        if pin:
+            found = session.get(SeatPin, (game_id, seat))
+            if found is None:
+                session.add(SeatPin(game_id=game_id, seat=seat, pin_hash=hash_secret(pin)))
+            else:
+                found.pin_hash = hash_secret(pin)
+
+
+def _latest(session: Session, game_id: int) -> dict[int, Confirmation]:
+    rows = session.scalars(select(Confirmation).where(Confirmation.game_id == game_id)
+                           .order_by(Confirmation.id)).all()
+    return {c.seat: c for c in rows}
+
+
+def table_state(session: Session, game: Game) -> TableState:
+    latest = _latest(session, game.id)
+    pins = set(session.scalars(select(SeatPin.seat).where(SeatPin.game_id == game.id)).all())
+    linked: dict[int | None, int] = {row[0]: row[1] for row in session.execute(
+        select(User.player_id, User.id).where(User.player_id.in_([s.player_id for s in game.seats])))}
+    seats = []
+    for seat in game.seats:
+        c = latest.get(seat.seat)
+        current = c is not None and c.version == game.version
+        seats.append(SeatState(seat=seat.seat, confirmation=c, current=current,
+                               has_pin=seat.seat in pins, user_id=linked.get(seat.player_id)))
+    locked = game.status is GameStatus.COMPLETE and all(s.current for s in seats) and len(seats) == 4
+    return TableState(seats=seats, locked=locked)
+
+
+def is_locked(session: Session, game: Game) -> bool:
+    if game.status is not GameStatus.COMPLETE:
+        return False
+    latest = _latest(session, game.id)
+    return len(latest) == 4 and all(c.version == game.version for c in latest.values())
+
+
+def check_unlocked(session: Session, game: Game, reason: str | None) -> str | None:
+    """None when the game may be changed; the director's cleaned reason when it is locked
+    and one was given; else LockedError."""
+    if not is_locked(session, game):
+        return None
+    reason = " ".join((reason or "").split())[:REASON_MAX]
+    if not reason:
+        raise LockedError(_("The four players confirmed this sheet: it is locked. Only a director "
+                            "can correct it, giving a reason; the table then confirms it again."),
+                          game.id)
+    return reason
+
+
+def _confirm(session: Session, game: Game, seat: int, method: ConfirmMethod,
+             user: User | None) -> Confirmation:
+    latest = _latest(session, game.id).get(seat)
+    if latest is not None and latest.version == game.version:
+        return latest   # confirmed already: a second tap changes nothing
+    c = Confirmation(game_id=game.id, seat=seat, version=game.version, n_rows=len(game.hands),
+                     method=method, user_id=user.id if user else None)
+    session.add(c)
+    session.commit()
+    return c
+
+
+def _check_seat(seat: int) -> None:
+    if seat not in range(4):
+        raise InputError("seat", _("There is no such seat."))
+
+
+def confirm_by_account(session: Session, game: Game, seat: int, user: User) -> Confirmation:
+    """One tap from the account linked to the seat's player."""
+    _check_seat(seat)
+    player_id = game.seats[seat].player_id
+    if user.player_id is None or user.player_id != player_id:
+        raise ForbiddenError(_("Only the player of this seat confirms it from their account."))
+    return _confirm(session, game, seat, ConfirmMethod.ACCOUNT, user)
+
+
+def confirm_by_pin(session: Session, game: Game, seat: int, pin: str | None,
+                   scorer: User | None) -> Confirmation:
+    """The seat's PIN typed on the scorer's phone at the table."""
+    _check_seat(seat)
+    stored = session.get(SeatPin, (game.id, seat))
+    if stored is None:
+        raise InputError("pin", _("This seat has no PIN: its player confirms from their account."))
+    if not pin or not check_secret(stored.pin_hash, pin.strip()):
+        raise InputError("pin", _("Wrong PIN."))
+    return _confirm(session, game, seat, ConfirmMethod.PIN, scorer)

@@ -1,0 +1,92 @@
+"""A game's links: the read-only share link (``/s/<token>``) and the one-time handover link
+that adds whoever opens it (logged in) to the game's scorers.
+
+Tokens are 32 URL-safe characters from `secrets` (192 bits): unguessable. A share link
+lives until its scorer revokes it; a handover link is spent by its first use.
+"""
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db import utcnow
+from app.models import Game, GameLink, LinkKind, User
+from app.services.accounts import add_scorer
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def _active(session: Session, game_id: int, kind: LinkKind) -> GameLink | None:
+    return session.scalars(select(GameLink).where(GameLink.game_id == game_id, GameLink.kind == kind,
+                                                  GameLink.ended_at.is_(None))
+                           .order_by(GameLink.id.desc())).first()
+
+
+def active_share(session: Session, game_id: int) -> GameLink | None:
+    return _active(session, game_id, LinkKind.SHARE)
+
+
+def _ensure(session: Session, game_id: int, kind: LinkKind, created_by: int | None) -> GameLink:
+    link = _active(session, game_id, kind)
+    if link is None:
+        link = GameLink(game_id=game_id, kind=kind, token=new_token(), created_by=created_by)
+        session.add(link)
+        session.commit()
+    return link
+
+
+def share_link(session: Session, game_id: int, created_by: int | None = None) -> GameLink:
+    """The game's share link (made now if it has none)."""
+    return _ensure(session, game_id, LinkKind.SHARE, created_by)
+
+
+def revoke_share(session: Session, game_id: int) -> bool:
+    """Ends the game's share link: its address opens nothing any more."""
+    link = active_share(session, game_id)
+    if link is None:
+        return False
+    link.ended_at = utcnow()
+    session.commit()
+    return True
+
+
+def shared_game(session: Session, token: str) -> Game | None:
+    """The game a live share token shows (None: unknown or revoked)."""
+    link = session.scalars(select(GameLink).where(GameLink.token == token, GameLink.kind == LinkKind.SHARE,
+                                                  GameLink.ended_at.is_(None))).first()
+    return session.get(Game, link.game_id) if link is not None else None
+
+
+def handover_link(session: Session, game_id: int, created_by: int | None) -> GameLink:
+    """The game's unspent handover link (made now if there is none)."""
+    return _ensure(session, game_id, LinkKind.HANDOVER, created_by)
+
+
+def handover_game(session: Session, token: str) -> Game | None:
+    link = session.scalars(select(GameLink).where(GameLink.token == token,
+                                                  GameLink.kind == LinkKind.HANDOVER,
+                                                  GameLink.ended_at.is_(None))).first()
+    return session.get(Game, link.game_id) if link is not None else None
+
+
+def use_handover(session: Session, token: str, user: User) -> Game | None:
+    """Adds `user` to the scorers of the link's game and spends the link (None: unknown or
+    spent already). The spending is one conditional UPDATE, so two phones opening the same
+    link at once cannot both use it."""
+    from sqlalchemy import update
+
+    now = utcnow()
+    spent = session.execute(update(GameLink).where(
+        GameLink.token == token, GameLink.kind == LinkKind.HANDOVER, GameLink.ended_at.is_(None))
+        .values(ended_at=now))
+    if spent.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        return None
+    game_id = session.scalars(select(GameLink.game_id).where(GameLink.token == token)).one()
+    add_scorer(session, game_id, user.id)
+    session.commit()
+    return session.get(Game, game_id)

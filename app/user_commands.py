@@ -1,0 +1,97 @@
+"""``flask --app app user create|passwd|list``: the club's accounts from the command line.
+
+Passwords are read from standard input (without echo when it is a terminal), never from
+the command line, where other users of the machine and the shell history would see them.
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import click
+from flask import Flask, current_app
+from flask.cli import AppGroup
+
+from app.models import Role
+
+user_cli = AppGroup("user", help="Accounts: create users, change a password, list them.")
+
+
+def _read_password(prompt: str) -> str:
+    if sys.stdin.isatty():
+        first = click.prompt(prompt, hide_input=True, default="", show_default=False)
+        again = click.prompt("Again", hide_input=True, default="", show_default=False)
+        if first != again:
+            raise click.ClickException("the two passwords differ")
+        return str(first)
+    return sys.stdin.readline().rstrip("\r\n")
+
+
+@contextmanager
+def _english() -> Iterator[None]:
+    """The services' messages (translated for the pages) in English on the command line."""
+    from flask_babel import force_locale
+
+    with current_app.test_request_context(), force_locale("en"):
+        yield
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+@user_cli.command("create")
+@click.argument("name")
+@click.option("--role", type=click.Choice([r.value for r in Role]), required=True,
+              help="director (every game, corrections, users), scorer (their games), "
+                   "player (reads, confirms)")
+@click.option("--player", default=None, help="the roster player this user is (confirms that seat)")
+def create(name: str, role: str, player: str | None) -> None:
+    """Create user NAME; the password is read from standard input."""
+    from app.db import get_session
+    from app.services import accounts
+    from app.services.errors import InputError
+
+    password = _read_password("Password")
+    try:
+        with _english():
+            user = accounts.create_user(get_session(), name, password, role, player=player)
+    except InputError as e:
+        _fail(f"{e.field}: {e.message}")
+    else:
+        click.echo(f"created {user.username} ({user.role.value})")
+
+
+@user_cli.command("passwd")
+@click.argument("name")
+def passwd(name: str) -> None:
+    """Change the password of user NAME (read from standard input)."""
+    from app.db import get_session
+    from app.services import accounts
+    from app.services.errors import InputError
+
+    password = _read_password("New password")
+    try:
+        with _english():
+            accounts.set_password(get_session(), name, password)
+    except InputError as e:
+        _fail(f"{e.field}: {e.message}")
+    else:
+        click.echo(f"password of {name} changed")
+
+
+@user_cli.command("list")
+def list_users() -> None:
+    """Every user: name, role, linked player."""
+    from app.db import get_session
+    from app.services import accounts
+
+    for user in accounts.list_users(get_session()):
+        linked = f"  player: {user.player.name}" if user.player else ""
+        click.echo(f"{user.username}\t{user.role.value}{linked}")
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(user_cli)

@@ -1,0 +1,218 @@
+"""Accounts on the web: log in and out, the first director, and who may do what.
+
+Every request passes `guard` (a ``before_request`` of the app), so a new route is
+protected the day it is added:
+
+- **public** endpoints (below) are open to anyone: logging in, the first-director page
+  (only while there is no user), the share-link views, the rules pages, the language
+  switch, the site's files and ``POST /api/v1/score`` (it stores nothing);
+- everything else needs a logged-in user: an anonymous page request is redirected to
+  ``/login?next=…``, an ``/api/`` (or JSON) request gets 401;
+- an endpoint of one game (``game_id`` in the address) that changes it, or shows a form
+  that does (its rule accepts POST), needs a scorer of that game or a director (else 403),
+  except the ones that check for themselves (a player confirming their own seat);
+- creating games (new, import) needs a scorer or a director; seasons' forms a director.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_login import LoginManager, current_user, login_user, logout_user
+
+from app.db import get_session
+from app.errors import error_response, wants_json
+from app.forms.auth import FirstDirectorForm, LoginForm, LogoutForm
+from app.models import Game, Role, User
+from app.services import accounts, confirm
+from app.services.accounts import Access
+from app.services.errors import InputError
+from app.web.prefs import safe_next
+
+bp = Blueprint("auth", __name__)
+
+#: Login throttling: failures (only) count, per client address, in the worker's memory
+#: (``RATELIMIT_STORAGE_URI`` may point at redis/memcached when several servers run).
+limiter = Limiter(key_func=get_remote_address, storage_uri="memory://")
+LOGIN_FAILURES = "10 per minute"
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+#: Open to anyone (endpoints, or blueprints ending in ".").
+PUBLIC = frozenset({"static", "auth.login", "auth.logout", "auth.setup", "prefs.set_language",
+                    "site.favicon", "site.manifest", "rules.index", "rules.profile", "api.score",
+                    "live.qr", "share."})
+#: Endpoints of one game that check the user themselves (a player confirms their own seat).
+SELF_CHECKED = frozenset({"table.confirm_sheet"})
+#: Endpoints without a game that need one of these roles (for every method).
+ROLES_NEEDED: dict[str, frozenset[Role]] = {
+    "games.new": frozenset({Role.DIRECTOR, Role.SCORER}),
+    "games.import_record": frozenset({Role.DIRECTOR, Role.SCORER}),
+    "seasons.edit": frozenset({Role.DIRECTOR}),
+    "seasons.delete": frozenset({Role.DIRECTOR}),
+}
+#: ... and for their writes only (the page itself is for everyone logged in).
+ROLES_TO_WRITE: dict[str, frozenset[Role]] = {
+    "seasons.index": frozenset({Role.DIRECTOR}),
+}
+
+
+def is_public(endpoint: str) -> bool:
+    return endpoint in PUBLIC or endpoint.split(".", 1)[0] + "." in PUBLIC
+
+
+def user() -> User | None:
+    """The logged-in user, or None."""
+    u = current_user
+    return u if isinstance(u, User) else None
+
+
+def actor() -> str:
+    """The change log's "who": the authenticated user's name."""
+    u = user()
+    return u.username if u is not None else "?"
+
+
+def director_reason(reason: str | None) -> str | None:
+    """A correction's reason, counted only from a director (it unlocks a confirmed sheet)."""
+    u = user()
+    return reason if u is not None and u.is_director else None
+
+
+def game_access(game_id: int) -> Access:
+    """What the current user may do with this game (kept for the request)."""
+    cache: dict[int, Access] = g.setdefault("game_access", {})
+    if game_id not in cache:
+        u = user()
+        cache[game_id] = Access(can_score=accounts.can_score(get_session(), u, game_id),
+                                director=u is not None and u.is_director)
+    return cache[game_id]
+
+
+def sheet_locked(game_id: int) -> bool:
+    """Whether the table confirmed this game's sheet (it is locked)."""
+    game = get_session().get(Game, game_id)
+    return game is not None and confirm.is_locked(get_session(), game)
+
+
+def _has_users() -> bool:
+    """Whether any user exists (remembered once true: users are never all removed)."""
+    if current_app.extensions.get("kingsheet_has_users"):
+        return True
+    found = accounts.has_users(get_session())
+    if found:
+        current_app.extensions["kingsheet_has_users"] = True
+    return found
+
+
+def _refuse_anonymous() -> Any:
+    if wants_json():
+        return error_response(401, "login-required", _("Log in first."))
+    target = request.full_path.rstrip("?") if request.method in SAFE_METHODS else (
+        safe_next(request.referrer and _local(request.referrer), request.path))
+    return redirect(url_for("auth.login", next=target), 303)
+
+
+def _local(url: str) -> str:
+    """The path and query of an address of this site (the page a refused form was on)."""
+    host = request.host_url.rstrip("/")
+    return url[len(host):] if url.startswith(host + "/") else ""
+
+
+def forbidden(message: str | None = None) -> Any:
+    return error_response(403, "forbidden", message or _("You may not change this game: it is kept "
+                                                          "by its scorers and the club's directors."))
+
+
+def _rule_writes() -> bool:
+    rule = request.url_rule
+    return rule is not None and bool((rule.methods or set()) - SAFE_METHODS)
+
+
+def guard() -> Any:
+    endpoint = request.endpoint
+    if endpoint is None or is_public(endpoint):
+        return None
+    if not _has_users() and not wants_json():
+        return redirect(url_for("auth.setup"))
+    u = user()
+    if u is None:
+        return _refuse_anonymous()
+    writing = request.method not in SAFE_METHODS
+    needed = ROLES_NEEDED.get(endpoint) or (ROLES_TO_WRITE.get(endpoint) if writing else None)
+    if needed is not None and u.role not in needed:
+        return forbidden(_("Your account may not do this."))
+    game_id = (request.view_args or {}).get("game_id")
+    if (game_id is not None and endpoint not in SELF_CHECKED and (writing or _rule_writes())
+            and not game_access(int(game_id)).can_score):
+        return forbidden()
+    return None
+
+
+# --- pages -----------------------------------------------------------------------------
+
+@bp.route("/login", methods=["GET", "POST"])
+@limiter.limit(LOGIN_FAILURES, methods=["POST"], deduct_when=lambda r: r.status_code == 401)
+def login() -> Any:
+    if not _has_users():
+        return redirect(url_for("auth.setup"))
+    form = LoginForm()
+    next_url = safe_next(request.values.get("next"))
+    error = None
+    if form.validate_on_submit():
+        found = accounts.authenticate(get_session(), form.username.data, form.password.data)
+        if found is not None:
+            login_user(found)
+            return redirect(next_url, 303)
+        error = _("Wrong user name or password.")
+    status = 401 if request.method == "POST" else 200
+    return render_template("auth/login.html", form=form, next_url=next_url, error=error), status
+
+
+@bp.post("/logout")
+def logout() -> Any:
+    if LogoutForm().validate_on_submit():
+        logout_user()
+        flash(_("You are logged out."))
+    return redirect(url_for("auth.login"), 303)
+
+
+@bp.route("/setup", methods=["GET", "POST"])
+def setup() -> Any:
+    """The first visit of an empty club: create the first director (only while no user
+    exists), who is then logged in."""
+    if _has_users():
+        return redirect(url_for("auth.login"))
+    form = FirstDirectorForm()
+    if form.validate_on_submit():
+        try:
+            director = accounts.create_first_director(get_session(), form.username.data, form.password.data)
+        except InputError as e:
+            form[e.field].errors = [*form[e.field].errors, e.message]
+        else:
+            current_app.extensions["kingsheet_has_users"] = True
+            login_user(director)
+            flash(_("Welcome, %(name)s: you are the club's director.", name=director.username))
+            return redirect(url_for("games.index"), 303)
+    return render_template("auth/setup.html", form=form), 400 if request.method == "POST" else 200
+
+
+def init_app(app: Flask) -> None:
+    manager = LoginManager()
+    manager.login_view = "auth.login"
+
+    def load_user(user_id: str) -> User | None:
+        return accounts.get_user(get_session(), int(user_id)) if user_id.isdigit() else None
+
+    manager.user_loader(load_user)
+    manager.init_app(app)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    limiter.init_app(app)
+    app.before_request(guard)
+    app.register_blueprint(bp)
+    # globals (not a context processor): imported macros see them too
+    app.add_template_global(game_access, "game_access")
+    app.add_template_global(sheet_locked, "sheet_locked")

@@ -1,0 +1,53 @@
+"""The share link: ``/s/<token>`` shows a game's live sheet, its hand pages and its PDFs to
+anyone who has the link, without an account, and nothing else: no form, no correction,
+no other game. A revoked token opens nothing (404)."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, url_for
+
+from app.db import get_session
+from app.services import confirm, links
+from app.web import live, pdf
+from app.web.games import render_sheet
+from app.web.referee import hand_page
+
+bp = Blueprint("share", __name__)
+
+
+def shared_or_404(token: str) -> Any:
+    game = links.shared_game(get_session(), token)
+    if game is None:
+        abort(404)
+    return game
+
+
+@bp.get("/s/<token>")
+def sheet(token: str) -> str:
+    game = shared_or_404(token)
+    return render_sheet(game, "share/sheet.html", base_url=url_for("share.sheet", token=token),
+                        token=token, table=confirm.table_state(get_session(), game))
+
+
+@bp.get("/s/<token>/live")
+def stamp(token: str) -> Any:
+    return live.stamp_response(shared_or_404(token).id)
+
+
+@bp.get("/s/<token>/hands/<int:n>")
+def hand(token: str, n: int) -> Any:
+    game = shared_or_404(token)
+    if not 1 <= n <= len(game.hands):
+        abort(404)
+    return hand_page(game, n - 1, share=token)
+
+
+@bp.get("/s/<token>/sheet.pdf")
+def sheet_pdf(token: str) -> Response:
+    return pdf.sheet_pdf(shared_or_404(token))
+
+
+@bp.get("/s/<token>/hands/<int:n>.pdf")
+def hand_pdf(token: str, n: int) -> Response:
+    return pdf.hand_pdf(shared_or_404(token), n)

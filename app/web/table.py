@@ -1,0 +1,115 @@
+"""At the table: each seat confirms the sheet (one tap from the player's account, or the
+seat's PIN on the scorer's phone), the share link (made and revoked by a scorer) and the
+one-time link that hands scoring to another logged-in phone."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from app.db import get_session
+from app.forms.auth import LogoutForm as PostForm  # a form with only its CSRF token
+from app.services import confirm, links
+from app.services.errors import ForbiddenError, InputError
+from app.web.auth import game_access, limiter, user
+from app.web.games import load_game_or_404
+
+bp = Blueprint("table", __name__)
+
+#: Wrong PINs count like failed logins: 10 a minute from one address.
+PIN_FAILURES = "10 per minute"
+
+
+def _confirm_page(game: Any, error: str | None = None, status: int = 200) -> Any:
+    session = get_session()
+    u = user()
+    return render_template("table/confirm.html", game=game, players=list(game.record["players"]),
+                           table=confirm.table_state(session, game), access=game_access(game.id),
+                           me=u.id if u is not None else None, error=error,
+                           complete=game.status.value == "complete"), status
+
+
+@bp.route("/games/<int:game_id>/confirm", methods=["GET", "POST"])
+@limiter.limit(PIN_FAILURES, methods=["POST"], deduct_when=lambda r: r.status_code == 422)
+def confirm_sheet(game_id: int) -> Any:
+    """GET: the four seats and how each confirms; POST ``seat`` (+ ``pin``): a confirmation.
+    A PIN is typed on a scorer's phone; without one, only the seat's own player confirms."""
+    game = load_game_or_404(game_id)
+    if request.method == "GET":
+        return _confirm_page(game)
+    if not PostForm().validate_on_submit():
+        abort(400)
+    seat = request.form.get("seat", type=int)
+    pin = request.form.get("pin")
+    u = user()
+    if u is None or seat is None:
+        abort(400)
+    try:
+        if pin:
+            if not game_access(game.id).can_score:
+                raise ForbiddenError(_("Seat PINs are typed on the phone of the game's scorer."))
+            confirm.confirm_by_pin(get_session(), game, seat, pin, u)
+        else:
+            confirm.confirm_by_account(get_session(), game, seat, u)
+    except InputError as e:
+        return _confirm_page(game, e.message, 422)
+    players = game.record["players"]
+    flash(_("%(name)s confirmed the sheet.", name=players[seat]))
+    if confirm.is_locked(get_session(), game):
+        flash(_("All four players confirmed: the sheet is locked."))
+    return redirect(url_for("table.confirm_sheet", game_id=game.id), 303)
+
+
+@bp.post("/games/<int:game_id>/share")
+def make_share(game_id: int) -> Any:
+    game = load_game_or_404(game_id)
+    if not PostForm().validate_on_submit():
+        abort(400)
+    u = user()
+    links.share_link(get_session(), game.id, created_by=u.id if u else None)
+    flash(_("Share link made: anyone with it reads this sheet live."))
+    return redirect(url_for("games.sheet", game_id=game.id) + "#share", 303)
+
+
+@bp.post("/games/<int:game_id>/share/revoke")
+def revoke_share(game_id: int) -> Any:
+    game = load_game_or_404(game_id)
+    if not PostForm().validate_on_submit():
+        abort(400)
+    if links.revoke_share(get_session(), game.id):
+        flash(_("Share link revoked: it opens nothing any more."))
+    return redirect(url_for("games.sheet", game_id=game.id) + "#share", 303)
+
+
+@bp.route("/games/<int:game_id>/handover", methods=["GET", "POST"])
+def handover_page(game_id: int) -> Any:
+    """The scorer's phone shows the QR code of a one-time link; the logged-in phone that
+    opens it becomes a scorer of this game (the link is then spent)."""
+    game = load_game_or_404(game_id)
+    session = get_session()
+    link = None
+    if request.method == "POST":
+        if not PostForm().validate_on_submit():
+            abort(400)
+        u = user()
+        link = links.handover_link(session, game.id, created_by=u.id if u else None)
+    return render_template("table/handover.html", game=game, link=link)
+
+
+@bp.route("/h/<token>", methods=["GET", "POST"])
+def handover(token: str) -> Any:
+    session = get_session()
+    game = links.handover_game(session, token)
+    if game is None:
+        abort(404)
+    u = user()
+    if request.method == "POST" and u is not None:
+        if not PostForm().validate_on_submit():
+            abort(400)
+        taken = links.use_handover(session, token, u)
+        if taken is None:
+            abort(404)
+        flash(_("You keep score of this game now."))
+        return redirect(url_for("games.sheet", game_id=taken.id), 303)
+    return render_template("table/take_over.html", game=game, token=token)

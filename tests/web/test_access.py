@@ -1,0 +1,191 @@
+"""Who may change what (issue 9), over the app's URL map: every route that accepts a
+state-changing method is refused to an anonymous visitor and to a scorer of another game,
+and the database is left exactly as it was. A new route is checked the day it is added:
+the only way out is an explicit entry in one of the lists below, with its reason."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from tests.conftest import base_record, make_app
+
+SAFE = {"GET", "HEAD", "OPTIONS"}
+
+#: Open to anyone: they store nothing, or are how one gets an account.
+OPEN_TO_ANONYMOUS = {
+    "api.score": "scores a posted record; stores nothing",
+    "auth.login": "how one logs in",
+    "auth.logout": "logging out changes nothing stored",
+    "auth.setup": "creates the first director, only while no user exists (tested apart)",
+}
+#: Not tied to one game: any logged-in scorer may use them (a player may not: tested apart).
+OPEN_TO_ANY_SCORER = {
+    "games.new": "a scorer starts their own games",
+    "games.import_record": "a scorer imports their own games",
+    "pdf.exports": "a bulk PDF of games reads, it changes nothing",
+    "table.handover": "a one-time link adds its holder to a game's scorers (tested apart)",
+}
+#: The user's own seat: checked by the view (a player confirms only their seat).
+SELF_CHECKED = {"table.confirm_sheet"}
+
+#: One payload with every field some form of the app asks for: a refusal is then never a
+#: validation error in disguise (test_the_payload_is_accepted_from_the_right_user).
+PAYLOAD = {
+    "version": "1", "profile": "ru32", "player_0": "Wa", "player_1": "Xe", "player_2": "Yi",
+    "player_3": "Zo", "first_seat": "0", "contract": "no-tricks", "mode": "counts",
+    "tricks_0": "2", "tricks_1": "3", "tricks_2": "1", "tricks_3": "2", "ruling_kind": "as-played",
+    "kind": "replay", "reason": "misdeal", "name": "Liga", "starts_on": "2026-01-01",
+    "ends_on": "2026-12-31", "date_from": "2026-01-01", "player": "0", "orientation": "auto",
+    "seat": "0", "pin": "1234", "username": "intruder", "password": "intruder-password",
+    "confirm": "intruder-password", "correction": "because",
+}
+
+
+def _write_rules() -> list[tuple[str, str, str]]:
+    """(endpoint, rule, method) of every state-changing method of the URL map."""
+    app = make_app("sqlite://", AUTO_MIGRATE=False)
+    found = []
+    for rule in app.url_map.iter_rules():
+        for method in sorted((rule.methods or set()) - SAFE):
+            found.append((rule.endpoint, rule.rule, method))
+    return sorted(found)
+
+
+WRITE_RULES = _write_rules()
+
+
+def snapshot(app: Any) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table."""
+    from app.db import get_db
+    from app.models import Base
+
+    out = {}
+    with get_db(app).engine.connect() as conn:
+        for table in Base.metadata.sorted_tables:
+            rows = conn.execute(select(table)).all()
+            out[table.name] = sorted((tuple(r) for r in rows), key=repr)
+    return out
+
+
+@pytest.fixture
+def two_games(app: Any) -> dict[str, Any]:
+    """Game 1 kept by scorer ana_s, game 2 by beto_s, a season, a share link of game 1."""
+    from app.db import get_session
+    from app.services import games as games_service
+    from app.services import links
+    from app.services import seasons as seasons_service
+    from tests.conftest import ensure_user
+
+    ana = ensure_user(app, "ana_s", "scorer")
+    beto = ensure_user(app, "beto_s", "scorer")
+    ensure_user(app, "directora")
+    with app.app_context():
+        s = get_session()
+        g1 = games_service.import_game(s, base_record("ru32", hands=[{"contract": "no-tricks",
+                                                                       "counts": {"tricks": [2, 3, 1, 2]}}]),
+                                       who="ana_s", scorer_id=ana).id
+        g2 = games_service.import_game(s, base_record("ru32"), who="beto_s", scorer_id=beto).id
+        season = seasons_service.save_season(s, name="Invierno", starts_on=_day("2026-01-01"),
+                                             ends_on=_day("2026-03-31")).id
+        token = links.share_link(s, g1, created_by=ana).token
+    return {"game": g1, "other_game": g2, "season": season, "token": token}
+
+
+def _day(text: str) -> Any:
+    from datetime import date
+
+    return date.fromisoformat(text)
+
+
+def url_for_rule(app: Any, endpoint: str, ids: dict[str, Any]) -> str:
+    from flask import url_for
+
+    values = {"game_id": ids["game"], "row": 1, "n": 1, "season_id": ids["season"], "job_id": "x",
+              "player_id": 1, "token": ids["token"], "code": "es", "profile_id": "ru32"}
+    with app.test_request_context():
+        rule = next(r for r in app.url_map.iter_rules() if r.endpoint == endpoint)
+        return url_for(endpoint, **{k: v for k, v in values.items() if k in rule.arguments})
+
+
+@pytest.mark.parametrize(("endpoint", "rule", "method"), WRITE_RULES,
+                         ids=[f"{m} {r}" for _e, r, m in WRITE_RULES])
+def test_every_state_changing_route_is_refused_to_strangers(app, two_games, endpoint, rule, method):
+    url = url_for_rule(app, endpoint, two_games)
+    before = snapshot(app)
+
+    if endpoint not in OPEN_TO_ANONYMOUS:
+        anonymous = app.test_client(user=None)
+        r = anonymous.open(url, method=method, data=PAYLOAD)
+        if url.startswith("/api/"):
+            assert r.status_code == 401 and r.get_json()["error"]["code"] == "login-required"
+        else:
+            assert r.status_code == 303, (endpoint, r.status_code)
+            assert r.headers["Location"].startswith("/login?next=")
+        assert snapshot(app) == before, endpoint
+
+    if endpoint not in OPEN_TO_ANONYMOUS and endpoint not in OPEN_TO_ANY_SCORER:
+        other = app.test_client(user="beto_s", role="scorer")
+        r = other.open(url, method=method, data=PAYLOAD)
+        assert r.status_code == 403, (endpoint, r.status_code)
+        assert snapshot(app) == before, endpoint
+
+
+def test_the_lists_name_only_routes_that_exist():
+    endpoints = {e for e, _r, _m in WRITE_RULES}
+    for listed in (OPEN_TO_ANONYMOUS, OPEN_TO_ANY_SCORER, SELF_CHECKED):
+        assert set(listed) <= endpoints, set(listed) - endpoints
+
+
+def test_the_payload_is_accepted_from_the_right_user(app, two_games):
+    """The control: the same request from the game's own scorer changes the game."""
+    ana = app.test_client(user="ana_s", role="scorer")
+    gid = two_games["game"]
+    assert ana.post(f"/games/{gid}/hands/last/delete", data={"version": "1"}).status_code == 302
+    assert ana.post(f"/games/{gid}/hands/new", data={**PAYLOAD, "version": "2"}).status_code == 302
+    r = app.test_client(user="directora").post(f"/games/{two_games['other_game']}/hands/new",
+                                               data=PAYLOAD)
+    assert r.status_code == 302   # a director changes every game
+
+
+def test_a_player_account_may_not_start_or_change_games(app, two_games):
+    player = app.test_client(user="pia", role="player")
+    before = snapshot(app)
+    assert player.post("/games/new", data=PAYLOAD).status_code == 403
+    assert player.post(f"/games/{two_games['game']}/hands/new", data=PAYLOAD).status_code == 403
+    assert player.post("/seasons", data=PAYLOAD).status_code == 403
+    assert snapshot(app) == before
+
+
+def test_seasons_are_defined_only_by_a_director(app, two_games):
+    scorer = app.test_client(user="ana_s", role="scorer")
+    sid = two_games["season"]
+    page = scorer.get("/seasons")
+    assert page.status_code == 200 and 'id="new-season"' not in page.get_data(as_text=True)
+    assert f"/seasons/{sid}/edit" not in scorer.get(f"/seasons/{sid}").get_data(as_text=True)
+    assert scorer.get(f"/seasons/{sid}/edit").status_code == 403
+    assert scorer.post("/seasons", data=PAYLOAD).status_code == 403
+    director = app.test_client()
+    assert director.post("/seasons", data={**PAYLOAD, "name": "Verano"}).status_code == 302
+
+
+def test_anonymous_pages_redirect_to_login_with_next(app, two_games):
+    anonymous = app.test_client(user=None)
+    gid = two_games["game"]
+    for path in ("/", f"/games/{gid}", f"/games/{gid}/sheet.pdf", "/players", "/games/new"):
+        r = anonymous.get(path)
+        assert r.status_code == 303 and r.headers["Location"] == f"/login?next={path}", path
+    r = anonymous.get(f"/api/v1/games/{gid}")
+    assert r.status_code == 401 and r.get_json()["error"]["code"] == "login-required"
+    assert anonymous.post("/api/v1/score", json=base_record("ru32")).status_code == 200
+    for path in ("/rules", "/login", "/manifest.webmanifest"):
+        assert anonymous.get(path).status_code == 200, path
+
+
+def test_the_game_forms_are_for_its_scorers(app, two_games):
+    other = app.test_client(user="beto_s", role="scorer")
+    gid = two_games["game"]
+    assert other.get(f"/games/{gid}").status_code == 200            # reading is for everyone
+    assert other.get(f"/games/{gid}/hands/new").status_code == 403   # the entry form is not
+    assert other.get(f"/games/{gid}/hands/tricks").status_code == 403

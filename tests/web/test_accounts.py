@@ -1,0 +1,388 @@
+"""Accounts (issue 9): logging in and out, throttling, the first director, the user
+commands, passwords never in clear; the table's confirmation and the locked sheet; the
+share link and the one-time handover link. SQLite and PostgreSQL."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sqlalchemy import select, text
+
+from tests.conftest import TEST_PASSWORD, base_record, ensure_user, load_record
+from tests.web.helpers import counts_form, csrf_from, record_of
+
+
+def tc(app: Any, **kwargs: Any) -> Any:
+    """A test client reading the pages in English."""
+    client = app.test_client(**kwargs)
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client
+
+
+def current_user(html: str) -> str | None:
+    m = re.search(r'id="current-user"[^>]*>([^<]*)<', html)
+    return m.group(1) if m else None
+
+
+def login(client: Any, username: str, password: str, next_url: str = "/") -> Any:
+    page = client.get(f"/login?next={next_url}").get_data(as_text=True)
+    return client.post("/login", data={"username": username, "password": password, "next": next_url,
+                                       "csrf_token": csrf_from(page)})
+
+
+def test_login_and_logout_with_csrf(csrf_app):
+    ensure_user(csrf_app, "eva", "scorer")
+    client = tc(csrf_app, user=None)
+    assert client.get("/").status_code == 303
+    assert client.post("/login", data={"username": "eva", "password": TEST_PASSWORD}).status_code == 400
+    r = login(client, "eva", TEST_PASSWORD, "/players")
+    assert r.status_code == 303 and r.headers["Location"] == "/players"
+    html = client.get("/").get_data(as_text=True)
+    assert current_user(html) == "eva"
+    assert client.post("/logout").status_code == 400          # no CSRF token: refused
+    assert client.get("/").status_code == 200
+    r = client.post("/logout", data={"csrf_token": csrf_from(html)})
+    assert r.status_code == 303 and client.get("/").status_code == 303
+
+
+def test_a_failed_login_does_not_say_which_part_was_wrong(csrf_app):
+    ensure_user(csrf_app, "eva", "scorer")
+    client = tc(csrf_app, user=None)
+    wrong_password = login(client, "eva", "not-the-password")
+    wrong_name = login(client, "nobody", TEST_PASSWORD)
+    assert wrong_password.status_code == wrong_name.status_code == 401
+    for r in (wrong_password, wrong_name):
+        assert 'id="login-error"' in r.get_data(as_text=True)
+        assert "Wrong user name or password." in r.get_data(as_text=True)
+    assert login(client, "eva", TEST_PASSWORD, "/login").status_code == 303
+
+
+def test_login_is_never_redirected_to_another_site(app):
+    ensure_user(app, "eva", "scorer")
+    client = tc(app, user=None)
+    r = client.post("/login", data={"username": "eva", "password": TEST_PASSWORD,
+                                    "next": "https://evil.example/"})
+    assert r.status_code == 303 and r.headers["Location"] == "/"
+
+
+def test_ten_failures_a_minute_from_one_address_are_throttled(app):
+    ensure_user(app, "eva", "scorer")
+    client = tc(app, user=None)
+    for _ in range(10):
+        assert client.post("/login", data={"username": "eva", "password": "wrong-wrong"}).status_code == 401
+    r = client.post("/login", data={"username": "eva", "password": TEST_PASSWORD})
+    assert r.status_code == 429                               # even the right password, for now
+    other = tc(app, user=None)
+    r = other.post("/login", data={"username": "eva", "password": TEST_PASSWORD},
+                   environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert r.status_code == 303                               # another address is not held back
+
+
+def test_successful_logins_are_not_counted(app):
+    ensure_user(app, "eva", "scorer")
+    client = tc(app, user=None)
+    for _ in range(12):
+        assert client.post("/login", data={"username": "eva", "password": TEST_PASSWORD}).status_code == 303
+
+
+def test_the_first_visit_creates_the_first_director_only_while_there_is_no_user(app):
+    client = tc(app, user=None)
+    r = client.get("/")
+    assert r.status_code == 302 and r.headers["Location"] == "/setup"
+    assert client.get("/login").headers["Location"] == "/setup"
+    assert client.post("/setup", data={"username": "club", "password": "short",
+                                       "confirm": "short"}).status_code == 400
+    r = client.post("/setup", data={"username": "club", "password": "a-long-secret",
+                                    "confirm": "a-long-secret"})
+    assert r.status_code == 303
+    assert current_user(client.get("/").get_data(as_text=True)) == "club"   # logged in
+    other = tc(app, user=None)
+    r = other.post("/setup", data={"username": "mallory", "password": "a-long-secret",
+                                   "confirm": "a-long-secret"})
+    assert r.status_code == 302 and r.headers["Location"] == "/login"
+    with app.app_context():
+        from app.db import get_session
+        from app.models import User
+
+        users = get_session().scalars(select(User)).all()
+        assert [(u.username, u.role.value) for u in users] == [("club", "director")]
+
+
+def test_passwords_and_pins_are_never_stored_in_clear(app, runner):
+    r = runner.invoke(args=["user", "create", "marta", "--role", "scorer"], input="clear-text-secret\n")
+    assert r.exit_code == 0, r.output
+    client = tc(app, user="marta", role="scorer")
+    client.post("/games/new", data={"profile": "ru32", "player_0": "A", "player_1": "B", "player_2": "C",
+                                    "player_3": "D", "first_seat": "0", "pin_0": "4821", "pin_1": "9753"})
+    from app.db import get_db
+
+    with get_db(app).engine.connect() as conn:
+        for table in ("user_account", "seat_pin"):
+            for row in conn.execute(text(f"SELECT * FROM {table}")):
+                for value in row:
+                    assert "clear-text-secret" not in str(value)
+                    # (a 4-digit PIN may turn up inside a random salt or digest by chance)
+                    assert not {"4821", "9753"} & set(re.split(r"[$:]", str(value)))
+        hashes = [h for (h,) in conn.execute(text("SELECT password_hash FROM user_account"))]
+        pins = [h for (h,) in conn.execute(text("SELECT pin_hash FROM seat_pin ORDER BY seat"))]
+    from werkzeug.security import check_password_hash
+
+    assert len(pins) == 2 and all(h.startswith("scrypt:") for h in hashes + pins)
+    assert check_password_hash(pins[0], "4821") and check_password_hash(pins[1], "9753")
+
+
+def test_user_commands(app, runner):
+    r = runner.invoke(args=["user", "create", "dora", "--role", "director"], input="first-secret\n")
+    assert r.exit_code == 0 and "created dora (director)" in r.output
+    r = runner.invoke(args=["user", "create", "dora", "--role", "scorer"], input="other-secret\n")
+    assert r.exit_code == 1 and "There is already a user dora" in r.output
+    r = runner.invoke(args=["user", "create", "empty", "--role", "scorer"], input="\n")
+    assert r.exit_code == 1 and "password" in r.output and "empty" in r.output
+    r = runner.invoke(args=["user", "create", "x", "--role", "king"], input="secret-secret\n")
+    assert r.exit_code == 2
+    r = runner.invoke(args=["user", "passwd", "dora"], input="second-secret\n")
+    assert r.exit_code == 0
+    r = runner.invoke(args=["user", "passwd", "nobody"], input="second-secret\n")
+    assert r.exit_code == 1 and "There is no user nobody" in r.output
+    client = tc(app, user=None)
+    assert client.post("/login", data={"username": "dora", "password": "first-secret"}).status_code == 401
+    assert client.post("/login", data={"username": "dora", "password": "second-secret"}).status_code == 303
+    r = runner.invoke(args=["user", "list"])
+    assert r.exit_code == 0 and "dora\tdirector" in r.output
+
+
+def test_a_player_user_is_linked_to_a_roster_player(app, runner, make_game):
+    make_game("ru32")
+    r = runner.invoke(args=["user", "create", "ana", "--role", "player", "--player", "Ana"],
+                      input="ana-secret-1\n")
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(args=["user", "create", "ana2", "--role", "player", "--player", "Ana"],
+                      input="ana-secret-1\n")
+    assert r.exit_code == 1 and "already linked" in r.output
+    r = runner.invoke(args=["user", "create", "zed", "--role", "player", "--player", "Zed"],
+                      input="zed-secret-1\n")
+    assert r.exit_code == 1 and "no player Zed" in r.output
+    assert "ana\tplayer  player: Ana" in runner.invoke(args=["user", "list"]).output
+
+
+def test_the_creator_of_a_game_is_its_scorer(app):
+    ensure_user(app, "beto_s", "scorer")
+    sam = tc(app, user="sam", role="scorer")
+    r = sam.post("/games/new", data={"profile": "ru32", "player_0": "A", "player_1": "B", "player_2": "C",
+                                     "player_3": "D", "first_seat": "0"})
+    gid = int(r.headers["Location"].rsplit("/", 1)[1])
+    hand = counts_form({"tricks": [2, 3, 1, 2]}, 1, contract="no-tricks", mode="counts")
+    other = tc(app, user="beto_s", role="scorer")
+    assert other.post(f"/games/{gid}/hands/new", data=hand).status_code == 403
+    assert record_of(sam, gid)["hands"] == []
+    assert sam.post(f"/games/{gid}/hands/new", data=hand).status_code == 302
+    audit = sam.get(f"/games/{gid}/audit").get_data(as_text=True)
+    assert audit.count("<strong>sam</strong>") == 2    # created, then the hand
+
+
+# --- confirmation and the locked sheet ------------------------------------------------------
+
+def complete_game(app: Any, scorer: str = "sam") -> int:
+    """A complete ru32 game kept by `scorer`, with the PINs 1111, 2222, 3333 (seat 3: none;
+    its player Dani has an account)."""
+    from app.db import get_session
+    from app.models import Game
+    from app.services import confirm
+    from app.services.games import import_game
+
+    sam = ensure_user(app, scorer, "scorer")
+    with app.app_context():
+        s = get_session()
+        gid = int(import_game(s, load_record("ru32_complete.json"), who=scorer, scorer_id=sam).id)
+        confirm.set_pins(s, gid, ["1111", "2222", "3333", None])
+        s.commit()
+        dani = s.get(Game, gid).seats[3].player.name
+    ensure_user(app, "dani", "player", player=dani)
+    return gid
+
+
+def by_pin(client: Any, gid: int, seat: int, pin: str) -> Any:
+    return client.post(f"/games/{gid}/confirm", data={"seat": str(seat), "pin": pin})
+
+
+def first_hand_form(client: Any, gid: int) -> dict[str, str]:
+    """A correction of hand 1 (no tricks, entered as counts): one trick moved."""
+    version = int(client.get(f"/api/v1/games/{gid}").get_json()["version"])
+    return counts_form({"tricks": [2, 2, 2, 2]}, version, contract="no-tricks", mode="counts")
+
+
+def test_confirm_lock_director_correction_and_confirm_again(app):
+    gid = complete_game(app)
+    sam = tc(app, user="sam", role="scorer")
+    dani = tc(app, user="dani", role="player")
+    director = tc(app)
+    rows = len(record_of(sam, gid)["hands"])
+
+    assert by_pin(sam, gid, 0, "9999").status_code == 422                  # wrong PIN: nothing
+    assert "Wrong PIN." in by_pin(sam, gid, 0, "9999").get_data(as_text=True)
+    assert by_pin(dani, gid, 0, "1111").status_code == 403                 # PINs: the scorer's phone
+    assert dani.post(f"/games/{gid}/confirm", data={"seat": "0"}).status_code == 403   # not her seat
+    for seat, pin in ((0, "1111"), (1, "2222"), (2, "3333")):
+        assert by_pin(sam, gid, seat, pin).status_code == 303
+    sheet = sam.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'id="locked-badge"' not in sheet and sheet.count('data-current="1"') == 3
+    assert dani.post(f"/games/{gid}/confirm", data={"seat": "3"}).status_code == 303   # one tap
+    sheet = sam.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'id="locked-badge"' in sheet and sheet.count('data-current="1"') == 4
+    assert "from their account" in sheet and "with the seat's PIN" in sheet
+
+    # locked: the scorer's correction is refused, nothing changes
+    before = record_of(sam, gid)
+    r = sam.post(f"/games/{gid}/hands/1/edit", data=first_hand_form(sam, gid))
+    assert r.status_code == 409 and "locked" in r.get_data(as_text=True)
+    assert sam.post(f"/games/{gid}/hands/last/delete", data={"version": "1"}).status_code == 409
+    assert sam.post(f"/games/{gid}/hands/{rows}/ruling",
+                    data={"version": "1", "kind": "replay", "reason": "x"}).status_code == 409
+    r = sam.post(f"/games/{gid}/hands/1/edit", data={**first_hand_form(sam, gid), "correction": "x"})
+    assert r.status_code == 409                               # a reason counts only from a director
+    assert record_of(sam, gid) == before
+    # ... and the director's too, without a reason
+    assert director.post(f"/games/{gid}/hands/1/edit", data=first_hand_form(sam, gid)).status_code == 409
+    page = director.get(f"/games/{gid}/hands/1/edit").get_data(as_text=True)
+    assert 'id="correction"' in page                         # the director is asked for a reason
+    assert 'id="correction"' not in sam.get(f"/games/{gid}/hands/1/edit").get_data(as_text=True)
+
+    # the director corrects with a reason: logged with it, unlocked, asked again
+    r = director.post(f"/games/{gid}/hands/{rows}/ruling",
+                      data={"version": "1", "kind": "as-played", "reason": "checked the cards",
+                            "correction": "Carla disputed the last hand"})
+    assert r.status_code == 303
+    audit = director.get(f"/games/{gid}/audit").get_data(as_text=True)
+    assert "Carla disputed the last hand" in audit and "<strong>directora</strong>" in audit
+    sheet = sam.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'id="locked-badge"' not in sheet and 'data-current="1"' not in sheet
+    assert "the sheet changed since: asked again" in sheet
+    # the table confirms again: locked again
+    for seat, pin in ((0, "1111"), (1, "2222"), (2, "3333")):
+        assert by_pin(sam, gid, seat, pin).status_code == 303
+    assert dani.post(f"/games/{gid}/confirm", data={"seat": "3"}).status_code == 303
+    assert 'id="locked-badge"' in sam.get(f"/games/{gid}").get_data(as_text=True)
+    assert sam.post(f"/games/{gid}/hands/last/delete", data={"version": "2"}).status_code == 409
+
+
+def test_a_game_in_progress_never_locks(app, make_game):
+    from app.db import get_session
+    from app.services import confirm
+
+    gid = make_game("ru32", hands=[{"contract": "no-tricks", "counts": {"tricks": [2, 3, 1, 2]}}])
+    with app.app_context():
+        s = get_session()
+        confirm.set_pins(s, gid, ["1111", "2222", "3333", "4444"])
+        s.commit()
+    director = tc(app)
+    for seat in range(4):
+        assert by_pin(director, gid, seat, str(seat + 1) * 4).status_code == 303
+    html = director.get(f"/games/{gid}/confirm").get_data(as_text=True)
+    assert 'id="not-over"' in html and 'id="locked-badge"' not in html
+    hand = counts_form({"tricks": [2, 2, 2, 2]}, 1, contract="no-tricks", mode="counts")
+    assert director.post(f"/games/{gid}/hands/1/edit", data=hand).status_code == 302
+
+
+def test_a_pin_is_four_digits(app):
+    director = tc(app)
+    r = director.post("/games/new", data={"profile": "ru32", "player_0": "A", "player_1": "B",
+                                          "player_2": "C", "player_3": "D", "first_seat": "0",
+                                          "pin_0": "12a4"})
+    assert r.status_code == 400 and "A PIN is 4 digits." in r.get_data(as_text=True)
+
+
+# --- the share link -------------------------------------------------------------------------
+
+def make_share(client: Any, gid: int) -> str:
+    r = client.post(f"/games/{gid}/share")
+    assert r.status_code == 303
+    html = client.get(f"/games/{gid}").get_data(as_text=True)
+    return re.search(r'id="share-url">[^<]*/s/([\w-]+)<', html).group(1)  # type: ignore[union-attr]
+
+
+def test_the_share_link_reads_but_cannot_write(app):
+    gid = complete_game(app)
+    sam = tc(app, user="sam", role="scorer")
+    token = make_share(sam, gid)
+    assert len(token) >= 32
+    anonymous = tc(app, user=None)
+    sheet = anonymous.get(f"/s/{token}")
+    html = sheet.get_data(as_text=True)
+    assert sheet.status_code == 200 and 'id="sheet"' in html and f'href="/s/{token}/hands/1' in html
+    assert "/edit" not in html and 'action="/games' not in html and 'id="enter-hand"' not in html
+    assert f'data-live-url="/s/{token}/live"' in html
+    assert anonymous.get(f"/s/{token}/live").status_code == 200
+    assert anonymous.get(f"/s/{token}/live", headers={"If-None-Match": '"v1"'}).status_code == 304
+    hand = anonymous.get(f"/s/{token}/hands/1")
+    assert hand.status_code == 200 and 'id="ruling-form"' not in hand.get_data(as_text=True)
+    pdf = anonymous.get(f"/s/{token}/sheet.pdf")
+    assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+    assert anonymous.get(f"/s/{token}/hands/1.pdf").data.startswith(b"%PDF")
+    assert anonymous.get(f"/s/{token}/hands/99").status_code == 404
+    # nothing behind it writes; the game's own pages still need an account
+    for method in ("post", "put", "delete"):
+        assert getattr(anonymous, method)(f"/s/{token}").status_code == 405
+        assert getattr(anonymous, method)(f"/s/{token}/hands/1").status_code == 405
+    assert anonymous.get(f"/games/{gid}").status_code == 303
+    assert anonymous.get("/s/not-a-token").status_code == 404
+    # revoked: opens nothing
+    assert sam.post(f"/games/{gid}/share/revoke").status_code == 303
+    assert anonymous.get(f"/s/{token}").status_code == 404
+    assert anonymous.get(f"/s/{token}/sheet.pdf").status_code == 404
+    assert make_share(sam, gid) != token                     # a new link is a new token
+
+
+def test_only_the_games_scorers_make_or_revoke_its_share_link(app):
+    gid = complete_game(app)
+    other = tc(app, user="beto_s", role="scorer")
+    assert other.post(f"/games/{gid}/share").status_code == 403
+    assert 'id="make-share"' not in other.get(f"/games/{gid}").get_data(as_text=True)
+
+
+def test_a_handover_link_adds_one_scorer_once(app):
+    gid = complete_game(app)
+    sam = tc(app, user="sam", role="scorer")
+    html = sam.post(f"/games/{gid}/handover").get_data(as_text=True)
+    token = re.search(r'id="handover-url">[^<]*/h/([\w-]+)<', html).group(1)  # type: ignore[union-attr]
+    assert 'id="qr-handover"' in html
+    anonymous = tc(app, user=None)
+    r = anonymous.get(f"/h/{token}")
+    assert r.status_code == 303 and r.headers["Location"] == f"/login?next=/h/{token}"
+    eli = tc(app, user="eli", role="scorer")
+    assert eli.post(f"/games/{gid}/share").status_code == 403          # not yet a scorer
+    assert 'id="take-over-submit"' in eli.get(f"/h/{token}").get_data(as_text=True)
+    r = eli.post(f"/h/{token}")
+    assert r.status_code == 303 and r.headers["Location"] == f"/games/{gid}"
+    assert eli.post(f"/games/{gid}/share").status_code == 303           # now a scorer
+    fay = tc(app, user="fay", role="scorer")
+    assert fay.post(f"/h/{token}").status_code == 404                   # spent
+    assert fay.post(f"/games/{gid}/share").status_code == 403
+
+
+def test_games_from_before_accounts_belong_to_the_directors(app, make_game):
+    gid = make_game("ru32")                                  # no scorer: as a migrated game
+    hand = counts_form({"tricks": [2, 3, 1, 2]}, 1, contract="no-tricks", mode="counts")
+    assert tc(app, user="sam", role="scorer").post(f"/games/{gid}/hands/new",
+                                                           data=hand).status_code == 403
+    assert tc(app).post(f"/games/{gid}/hands/new", data=hand).status_code == 302
+
+
+def test_the_api_record_is_for_logged_in_users(app, make_game):
+    gid = make_game("ru32")
+    assert tc(app, user=None).get(f"/api/v1/games/{gid}").status_code == 401
+    assert tc(app, user="pia", role="player").get(f"/api/v1/games/{gid}").status_code == 200
+    assert base_record("ru32")
+
+
+def test_the_pdf_footer_links_the_share_link_once_there_is_one(app):
+    from tests.pdf.test_pdf import flat, text_of
+
+    gid = complete_game(app)
+    sam = tc(app, user="sam", role="scorer")
+    before = flat(text_of(sam.get(f"/games/{gid}/sheet.pdf").data))
+    assert f"/games/{gid}" in before and "/s/" not in before
+    token = make_share(sam, gid)
+    after = flat(text_of(sam.get(f"/games/{gid}/sheet.pdf").data))
+    assert f"/s/{token}" in after
+    hand = flat(text_of(tc(app, user=None).get(f"/s/{token}/hands/1.pdf").data))
+    assert f"/s/{token}" in hand
