@@ -201,7 +201,7 @@ def test_revoke_flagged_with_evidence_and_a_ruling_changes_the_totals(page: Any)
     assert after == [0, 0, -16, 0] and after != before
     record = page.request.get(f"/games/{gid}/record.json").json()
     assert score_record(record)["totals"] == after
-    assert record["hands"][0]["ruling"]["by"] == "Árbitra"
+    assert record["hands"][0]["ruling"]["by"] == "directora"   # the logged-in user
 
 
 def test_illegal_cards_marked_before_the_tap_and_screenshot(page: Any) -> None:

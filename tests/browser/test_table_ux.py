@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from app.rules import load
+from tests.browser.conftest import login
 from tests.browser.test_referee import import_game
 from tests.browser.test_whole_games import play_hand
 from tests.conftest import load_record
@@ -26,6 +27,7 @@ def phone(browser: Any, live_server: str) -> Any:
     context = browser.new_context(viewport=PHONE, locale="es-ES", base_url=live_server)
     context.set_default_timeout(10_000)
     p = context.new_page()
+    login(p)
     yield p
     context.close()
 
@@ -158,7 +160,8 @@ def every_page(page: Any) -> list[str]:
         gid = import_game(page, record)
         paths += [f"/games/{gid}", f"/games/{gid}/hands/1"]
         if name == "fiestas":
-            paths += [f"/games/{gid}/audit", f"/games/{gid}/hands/1/edit", "/players/1"]
+            paths += [f"/games/{gid}/audit", f"/games/{gid}/hands/1/edit", "/players/1",
+                      f"/games/{gid}/confirm"]
         n = 6 if name in ("fiestas", "subastas") else 3
         part = import_game(page, with_hands(name, n))
         paths.append(f"/games/{part}/hands/new")
