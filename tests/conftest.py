@@ -71,8 +71,8 @@ def _empty_tables(app: Any) -> None:
     if engine.dialect.name == "postgresql":
         with engine.begin() as conn:
             conn.execute(text("TRUNCATE audit_entry, seat_result, game_result, player_total, season, seat, "
-                              "game, player, export_job, user_account, game_scorer, confirmation, seat_pin, game_link "
-                              "RESTART IDENTITY CASCADE"))
+                              "game, player, export_job, user_account, game_scorer, confirmation, seat_pin, "
+                              "game_link RESTART IDENTITY CASCADE"))
 
 
 DIRECTOR = "directora"

@@ -18,6 +18,6 @@ from app.models.player import Player
 from app.models.result import PlayerTotal, SeatResult, StoredResult
 from app.models.season import Season
 
-__all__ = ["AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "ExportJob", "ExportState",
-           "Game", "GameLink", "GameScorer", "GameStatus", "LinkKind", "Player", "PlayerTotal", "Role", "Seat",
-           "SeatPin", "SeatResult", "Season", "StoredResult", "User"]
+__all__ = ["AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "ExportJob",
+           "ExportState", "Game", "GameLink", "GameScorer", "GameStatus", "LinkKind", "Player", "PlayerTotal",
+           "Role", "Seat", "SeatPin", "SeatResult", "Season", "StoredResult", "User"]

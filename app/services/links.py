@@ -6,6 +6,7 @@ lives until its scorer revokes it; a handover link is spent by its first use.
 """
 from __future__ import annotations
 
+import re
 import secrets
 
 from sqlalchemy import select
@@ -14,6 +15,10 @@ from sqlalchemy.orm import Session
 from app.db import utcnow
 from app.models import Game, GameLink, LinkKind, User
 from app.services.accounts import add_scorer
+
+
+#: What a token looks like (anything else opens nothing and is never sent to the database).
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 
 
 def new_token() -> str:
@@ -56,6 +61,8 @@ def revoke_share(session: Session, game_id: int) -> bool:
 
 def shared_game(session: Session, token: str) -> Game | None:
     """The game a live share token shows (None: unknown or revoked)."""
+    if not TOKEN.match(token):
+        return None
     link = session.scalars(select(GameLink).where(GameLink.token == token, GameLink.kind == LinkKind.SHARE,
                                                   GameLink.ended_at.is_(None))).first()
     return session.get(Game, link.game_id) if link is not None else None
@@ -67,6 +74,8 @@ def handover_link(session: Session, game_id: int, created_by: int | None) -> Gam
 
 
 def handover_game(session: Session, token: str) -> Game | None:
+    if not TOKEN.match(token):
+        return None
     link = session.scalars(select(GameLink).where(GameLink.token == token,
                                                   GameLink.kind == LinkKind.HANDOVER,
                                                   GameLink.ended_at.is_(None))).first()
@@ -79,6 +88,8 @@ def use_handover(session: Session, token: str, user: User) -> Game | None:
     link at once cannot both use it."""
     from sqlalchemy import update
 
+    if not TOKEN.match(token):
+        return None
     now = utcnow()
     spent = session.execute(update(GameLink).where(
         GameLink.token == token, GameLink.kind == LinkKind.HANDOVER, GameLink.ended_at.is_(None))

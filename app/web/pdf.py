@@ -42,8 +42,8 @@ from app.forms import choices
 from app.models import ExportJob, ExportState
 from app.rules import RecordError, fingerprint
 from app.services import exports as exports_service
-from app.services import pdf as pdf_service
 from app.services import links, queries
+from app.services import pdf as pdf_service
 from app.web.chart import legend, progression_svg
 from app.web.diagram import table_svg
 from app.web.games import lang, load_game_or_404

@@ -57,8 +57,8 @@ def test_session_cookie_secure_is_a_setting(monkeypatch, tmp_path, value, secure
     monkeypatch.setenv("SESSION_COOKIE_SECURE", value)
     app = make_app(f"sqlite:///{tmp_path / 'k.sqlite'}")
     assert app.config["SESSION_COOKIE_SECURE"] is secure
-    client = app.test_client()
-    r = client.post("/scorer", data={"name": "Ana", "next": "/"})
+    client = app.test_client(user=None)
+    r = client.get("/lang/en?next=/")                 # a page that writes the session cookie
     assert r.status_code == 302
     cookie = r.headers["Set-Cookie"]
     assert ("Secure" in cookie) is secure
