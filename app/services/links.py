@@ -16,7 +16,6 @@ from app.db import utcnow
 from app.models import Game, GameLink, LinkKind, User
 from app.services.accounts import add_scorer
 
-
 #: What a token looks like (anything else opens nothing and is never sent to the database).
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 
