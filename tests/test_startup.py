@@ -142,3 +142,38 @@ def test_the_secret_key_is_created_once_and_private(tmp_path):
     assert path.read_text().strip() == keys[0]
     assert path.stat().st_mode & 0o777 == 0o600
     assert sorted(p.name for p in tmp_path.iterdir()) == ["secret_key"]
+
+
+def test_slow_clients_do_not_stall_the_production_config(tmp_path):
+    """Issue 8.10: two clients that send half a request and then wait held the old command's
+    workers; with the repository's config (gthread) the next client is still served."""
+    port = _free_port()
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp_path / 'k.sqlite'}", SECRET_KEY="slow")
+    log = tmp_path / "gunicorn.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [str(GUNICORN), "-c", "deploy/gunicorn.conf.py", "--workers", "1",
+             "--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null"],
+            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+        slow: list[socket.socket] = []
+        try:
+            deadline = time.monotonic() + 120    # a guard against a hang, not a measurement
+            while time.monotonic() < deadline:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10):
+                        break
+                except OSError:
+                    time.sleep(0.3)
+            for _ in range(2):
+                s = socket.create_connection(("127.0.0.1", port), timeout=10)
+                s.sendall(b"GET /players HTTP/1.1\r\nHost: x\r\nX-Slow: ")   # headers never end
+                slow.append(s)
+            time.sleep(1)   # let the worker pick the slow requests up first
+            for _ in range(3):
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/players", timeout=20) as r:
+                    assert r.status == 200
+        finally:
+            for s in slow:
+                s.close()
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=60)
