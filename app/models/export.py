@@ -2,7 +2,7 @@
 
 Jobs live in the database, so any worker answers for any job and a restart forgets
 nothing; the finished PDF is a file under ``instance/exports/``. ``owner`` names who asked
-(for now the browser's requester id; the accounts work links it to a user later).
+(``user:<id>`` for a signed-in user, else a random id kept in the browser's session).
 """
 from __future__ import annotations
 

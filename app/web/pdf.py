@@ -297,10 +297,15 @@ def wait_for_job(app: Flask, job_id: str, timeout: float = 600.0) -> ExportJob:
 
 
 def _requester() -> str:
-    """Who asks for exports: the signed-in user once accounts exist; until then this
-    browser (a random id kept in its session)."""
+    """Who asks for exports: the signed-in user (``user:<id>``); without one, this browser
+    (a random id kept in its session)."""
     from flask import session
 
+    from app.web.auth import user
+
+    signed_in = user()
+    if signed_in is not None:
+        return f"user:{signed_in.id}"
     rid = session.get("requester")
     if not isinstance(rid, str):
         rid = session["requester"] = secrets.token_urlsafe(12)

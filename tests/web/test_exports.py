@@ -81,9 +81,26 @@ def test_a_requester_with_a_running_job_is_told_to_wait(client, make_game, no_ru
     assert _job_id(r) == first
     page = client.get(f"/exports/{first}").get_data(as_text=True)
     assert "Your previous export is still being prepared" in page
-    # somebody else (another browser) may queue theirs
-    other = client.application.test_client()
+    # somebody else may queue theirs
+    other = client.application.test_client(user="otra", role="scorer")
     assert _job_id(other.post("/exports", data=POST)) != first
+    from app.db import get_db
+    from app.models import ExportJob
+
+    with get_db(client.application).sessionmaker() as s:
+        owners = sorted(str(j.owner) for j in s.query(ExportJob))
+    assert len(owners) == 2 and all(o.startswith("user:") for o in owners)
+
+
+def test_an_anonymous_requester_is_this_browser(client, make_game, no_runner):
+    """Without a signed-in user (should a deployment open the page) the browser's session
+    names the requester."""
+    from app.web.pdf import _requester
+
+    app = client.application
+    with app.test_request_context("/exports"):
+        first = _requester()
+        assert not first.startswith("user:") and _requester() == first
 
 
 def test_the_queue_is_bounded(app, make_game, no_runner, monkeypatch):
@@ -91,9 +108,10 @@ def test_the_queue_is_bounded(app, make_game, no_runner, monkeypatch):
 
     monkeypatch.setattr(exports, "QUEUE_MAX", 2)
     _games(make_game, 1)
-    for _ in range(2):
-        _job_id(app.test_client().post("/exports", data=POST))
-    r = app.test_client().post("/exports", data=POST, headers={"Accept-Language": "en"})
+    for k in range(2):
+        _job_id(app.test_client(user=f"u{k}", role="scorer").post("/exports", data=POST))
+    r = app.test_client(user="u2", role="scorer").post("/exports", data=POST,
+                                                       headers={"Accept-Language": "en"})
     assert r.status_code == 503
     assert "Many exports are being prepared right now" in r.get_data(as_text=True)
 
@@ -104,7 +122,7 @@ def test_a_job_is_claimed_by_one_worker_only(app, client, make_game, no_runner):
 
     _games(make_game, 1)
     a = _job_id(client.post("/exports", data=POST))
-    b = _job_id(app.test_client().post("/exports", data=POST))
+    b = _job_id(app.test_client(user="otra", role="scorer").post("/exports", data=POST))
     db = get_db(app)
     with db.sessionmaker() as s1, db.sessionmaker() as s2:
         first = exports.claim_next(s1, "host:1")
