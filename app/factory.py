@@ -27,7 +27,21 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     commands.init_app(app)
     user_commands.init_app(app)
 
-    from app.web import auth, games, hands, live, players, prefs, referee, rules, seasons, share, site, table
+    from app.web import (
+        auth,
+        games,
+        hands,
+        live,
+        players,
+        prefs,
+        referee,
+        rules,
+        seasons,
+        share,
+        site,
+        table,
+        users,
+    )
 
     auth.init_app(app)
 
@@ -42,6 +56,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rules.bp)
     app.register_blueprint(share.bp)
     app.register_blueprint(table.bp)
+    app.register_blueprint(users.bp)
 
     from app.web import pdf
 

@@ -1,10 +1,12 @@
-"""Login, the first director, and the table's confirmation (shape only)."""
+"""Login, the first director, a new account (shape only)."""
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import PasswordField, StringField
-from wtforms.validators import DataRequired, EqualTo, Length
+from wtforms import PasswordField, SelectField, StringField
+from wtforms.validators import DataRequired, EqualTo, Length, Optional
+
+from app.forms import choices
 
 
 class LoginForm(FlaskForm):
@@ -21,3 +23,15 @@ class FirstDirectorForm(FlaskForm):
 
 class LogoutForm(FlaskForm):
     pass
+
+
+class NewUserForm(FlaskForm):
+    """A director creates an account (the same rules as `flask user create`)."""
+
+    username = StringField(_l("User name"), validators=[DataRequired(), Length(max=40)])
+    password = PasswordField(_l("Password"), validators=[DataRequired(), Length(min=8, max=200)])
+    role = SelectField(_l("Role"), default="scorer",
+                       choices=choices([("scorer", _l("scorer: creates and keeps their games")),
+                                        ("player", _l("player: reads, confirms their seat")),
+                                        ("director", _l("director: every game, corrections, accounts"))]))
+    player = StringField(_l("Roster player (optional)"), validators=[Optional(), Length(max=60)])

@@ -152,7 +152,7 @@ def every_page(page: Any) -> list[str]:
     imported for the purpose."""
     from tests.conftest import base_record
 
-    paths = ["/", "/games/new", "/games/import", "/players", "/login", "/exports", "/rules",
+    paths = ["/", "/games/new", "/games/import", "/players", "/login", "/users", "/exports", "/rules",
              "/no-such-page"]
     for name in ("ru32", "fiestas", "subastas", "rifki"):
         paths.append(f"/rules/{name}")

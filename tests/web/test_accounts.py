@@ -303,8 +303,10 @@ def make_share(client: Any, gid: int) -> str:
 def test_the_share_link_reads_but_cannot_write(app):
     gid = complete_game(app)
     sam = tc(app, user="sam", role="scorer")
+    assert f"/qr.svg?path=/games/{gid}" in sam.get(f"/games/{gid}").get_data(as_text=True)
     token = make_share(sam, gid)
     assert len(token) >= 32
+    assert f"/qr.svg?path=/s/{token}" in sam.get(f"/games/{gid}").get_data(as_text=True)
     anonymous = tc(app, user=None)
     sheet = anonymous.get(f"/s/{token}")
     html = sheet.get_data(as_text=True)
@@ -386,3 +388,24 @@ def test_the_pdf_footer_links_the_share_link_once_there_is_one(app):
     assert f"/s/{token}" in after
     hand = flat(text_of(tc(app, user=None).get(f"/s/{token}/hands/1.pdf").data))
     assert f"/s/{token}" in hand
+
+
+def test_a_director_creates_accounts_on_the_accounts_page(app, make_game):
+    make_game("ru32")
+    director = tc(app)
+    assert 'id="users-link"' in director.get("/").get_data(as_text=True)
+    r = director.post("/users", data={"username": "nora", "password": "nora-secret", "role": "player",
+                                      "player": "Beto"})
+    assert r.status_code == 303
+    html = director.get("/users").get_data(as_text=True)
+    assert 'data-user="nora"' in html and "Beto" in html
+    r = director.post("/users", data={"username": "nora", "password": "nora-secret", "role": "scorer"})
+    assert r.status_code == 400 and "There is already a user nora." in r.get_data(as_text=True)
+    r = director.post("/users", data={"username": "zoe", "password": "zoe-secret", "role": "scorer",
+                                      "player": "Nadie"})
+    assert r.status_code == 400 and "There is no player Nadie on the roster." in r.get_data(as_text=True)
+    assert tc(app, user=None).post("/login", data={"username": "nora",
+                                                   "password": "nora-secret"}).status_code == 303
+    scorer = tc(app, user="sam", role="scorer")
+    assert scorer.get("/users").status_code == 403
+    assert 'id="users-link"' not in scorer.get("/").get_data(as_text=True)
