@@ -72,7 +72,7 @@ def over_http(record: dict[str, Any], repeat: int) -> tuple[float, float]:
     """Medians of GET /games/<id>/sheet.pdf (kingsheet) and GET /bare.pdf (bare app)."""
     import os
 
-    from bench.web import Client, free_port, start
+    from bench.web import Client, bench_director, free_port, log_in, start
 
     tmp = Path(tempfile.mkdtemp(prefix="kingsheet-pdf-bench-"))
     env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp}/bench.sqlite", SECRET_KEY="bench-key",
@@ -82,15 +82,17 @@ def over_http(record: dict[str, Any], repeat: int) -> tuple[float, float]:
     from app.db import get_session
     from app.services.games import import_game
 
-    with create_app().app_context():
+    app = create_app()
+    with app.app_context():
         game_id = import_game(get_session(), record, who="bench").id
+    bench_director(app)
     port, bare_port = free_port(), free_port()
     servers = [start("app:create_app()", port, env), start("bench.bare_app:app", bare_port, env)]
     try:
         sheet_client, bare_client = Client(port), Client(bare_port)
         for client in (sheet_client, bare_client):  # a first render on a busy machine is slow
             client.conn.timeout = 600
-
+        log_in(sheet_client)   # the sheet is for the club's accounts
         def get(client: Any, path: str) -> None:
             status, _body, _t = client.request("GET", path)
             if status != 200:

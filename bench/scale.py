@@ -234,8 +234,8 @@ def member_client(app: Any) -> Any:
 
     with app.app_context():
         session = get_session()
-        user = accounts.get_user(session, "bench") or accounts.create_user(
-            session, "bench", "bench password 1234", models.Role.DIRECTOR, None)
+        user = accounts.find_user(session, "bench") or accounts.create_user(
+            session, "bench", "bench password 1234", models.Role.DIRECTOR.value)
         ident = user.get_id()
     with client.session_transaction() as s:
         s["_user_id"] = ident

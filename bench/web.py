@@ -33,6 +33,7 @@ import threading
 import time
 import urllib.parse
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -131,14 +132,46 @@ def bounded_load(port: int, jobs: list[tuple[str, str, str | None]], connections
     return times
 
 
-def wrk(url: str, seconds: int, header: str | None = None) -> tuple[float, float, int] | None:
+BENCH_USER, BENCH_PASSWORD = "bench", "bench password 1234"
+
+
+def bench_director(app: Any) -> None:
+    """The director every benchmark logs in as (pages need an account since issue 9)."""
+    from app.db import get_session
+    from app.services import accounts
+
+    with app.app_context():
+        session = get_session()
+        if accounts.find_user(session, BENCH_USER) is None:
+            accounts.create_user(session, BENCH_USER, BENCH_PASSWORD, "director")
+
+
+def log_in(client: Client) -> dict[str, str]:
+    """Logs `client` in through the login form; its session cookies."""
+    _s, page, _e = client.request("GET", "/login")
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    if not token:
+        sys.exit("could not read the login form")
+    body = urllib.parse.urlencode({"csrf_token": token.group(1), "username": BENCH_USER,
+                                   "password": BENCH_PASSWORD, "next": "/"})
+    status, _t, _e = client.request("POST", "/login", body)
+    if status != 303:
+        sys.exit(f"POST /login answered {status}")
+    return dict(client.cookies)
+
+
+def cookie_header(cookies: dict[str, str]) -> str:
+    return "Cookie: " + "; ".join(f"{k}={v}" for k, v in cookies.items())
+
+
+def wrk(url: str, seconds: int, header: str | None = None, *more: str) -> tuple[float, float, int] | None:
     exe = shutil.which("wrk")
     if exe is None:
         return None
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as fh:
         fh.write(WRK_SCRIPT)
     try:
-        extra = ["-H", header] if header else []
+        extra = [arg for h in (header, *more) if h for arg in ("-H", h)]
         out = subprocess.run([exe, "-t2", "-c4", f"-d{seconds}s", "-s", fh.name, *extra, url],
                              capture_output=True, text=True, timeout=seconds + 30).stdout
     finally:
@@ -178,27 +211,30 @@ def main() -> None:
                  "players": ["Ana", "Beto", "Carla", "Dani"], "first_dealer": 0, "hands": []}
         post_ids = [import_game(session, json.loads(json.dumps(empty)), who="bench").id
                     for _ in range(args.requests)]
+    bench_director(app)
 
     port, bare_port = free_port(), free_port()
     servers = [start("app:create_app()", port, env), start("bench.bare_app:app", bare_port, env)]
     try:
         sheet_path, bare_path = f"/games/{sheet_id}", "/"
+        client = Client(port)
+        member = log_in(client)   # one director's session for every kingsheet request
         # warm both (templates compiled, connections open)
-        bounded_load(port, [("GET", sheet_path, None)] * 20)
+        bounded_load(port, [("GET", sheet_path, None)] * 20, cookies=member)
         bounded_load(bare_port, [("GET", bare_path, None)] * 20)
 
         rows = []
-        sheet_t = stats(bounded_load(port, [("GET", sheet_path, None)] * args.requests))
+        sheet_t = stats(bounded_load(port, [("GET", sheet_path, None)] * args.requests, cookies=member))
         bare_t = stats(bounded_load(bare_port, [("GET", bare_path, None)] * args.requests))
         # the live sheet's version check while nothing changed: 304, no body, no record read
         live_path, unchanged = f"/games/{sheet_id}/live", {"If-None-Match": '"v1"'}
-        probe = Client(port).request("GET", live_path, None, unchanged)[0]
+        probe = client.request("GET", live_path, None, unchanged)[0]
         if probe != 304:
             sys.exit(f"GET {live_path} with If-None-Match answered {probe}, not 304")
-        bounded_load(port, [("GET", live_path, None)] * 20, headers=unchanged)
-        live_t = stats(bounded_load(port, [("GET", live_path, None)] * args.requests, headers=unchanged))
-        # POST a hand: one session, its CSRF token, a first hand to each new game
-        client = Client(port)
+        bounded_load(port, [("GET", live_path, None)] * 20, headers=unchanged, cookies=member)
+        live_t = stats(bounded_load(port, [("GET", live_path, None)] * args.requests, headers=unchanged,
+                                    cookies=member))
+        # POST a hand: the director's session, its CSRF token, a first hand to each new game
         _s, page, _e = client.request("GET", f"/games/{post_ids[0]}/hands/new")
         token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
         version = re.search(r'name="version" value="(\d+)"', page)
@@ -207,7 +243,7 @@ def main() -> None:
         form = {"csrf_token": token.group(1), "version": version.group(1),
                 "contract": "no-tricks", "trump": "", "leader": "", "auction": "",
                 "mode": "counts", "tricks_0": "2", "tricks_1": "3", "tricks_2": "1",
-                "tricks_3": "2", "ruling_kind": "as-played", "scorer": "bench"}
+                "tricks_3": "2", "ruling_kind": "as-played"}
         body = urllib.parse.urlencode(form)
         jobs = [("POST", f"/games/{gid}/hands/new", body) for gid in post_ids]
         post_t = stats(bounded_load(port, jobs, cookies=client.cookies))
@@ -222,7 +258,7 @@ def main() -> None:
         print(f"sheet / bare (median): {sheet_t[0] / bare_t[0]:.2f}x (target <= 2x)")
         print(f"POST / bare (median):  {post_t[0] / bare_t[0]:.2f}x (target <= 3x)")
         print(f"version check 304 / bare (median): {live_t[0] / bare_t[0]:.2f}x (target < 1x)")
-        w_sheet = wrk(f"http://127.0.0.1:{port}{sheet_path}", args.seconds)
+        w_sheet = wrk(f"http://127.0.0.1:{port}{sheet_path}", args.seconds, cookie_header(member))
         w_bare = wrk(f"http://127.0.0.1:{bare_port}{bare_path}", args.seconds)
         ratio = sheet_t[0] / bare_t[0]
         if w_sheet and w_bare:
@@ -231,7 +267,8 @@ def main() -> None:
                   f"{w_bare[0] * 1000:.2f} ms p95 {w_bare[1] * 1000:.2f} ms ({w_bare[2]} requests)")
             ratio = w_sheet[0] / w_bare[0]
             print(f"sheet / bare under wrk (median): {ratio:.2f}x")
-            w_live = wrk(f"http://127.0.0.1:{port}{live_path}", args.seconds, 'If-None-Match: "v1"')
+            w_live = wrk(f"http://127.0.0.1:{port}{live_path}", args.seconds, 'If-None-Match: "v1"',
+                         cookie_header(member))
             if w_live:
                 print(f"wrk: version check (304) median {w_live[0] * 1000:.2f} ms p95 "
                       f"{w_live[1] * 1000:.2f} ms ({w_live[2]} requests); "
