@@ -409,3 +409,12 @@ def test_a_director_creates_accounts_on_the_accounts_page(app, make_game):
     scorer = tc(app, user="sam", role="scorer")
     assert scorer.get("/users").status_code == 403
     assert 'id="users-link"' not in scorer.get("/").get_data(as_text=True)
+
+
+def test_wrong_pins_are_throttled_like_failed_logins(app):
+    gid = complete_game(app)
+    sam = tc(app, user="sam", role="scorer")
+    for _ in range(10):
+        assert by_pin(sam, gid, 0, "0000").status_code == 422
+    assert by_pin(sam, gid, 0, "1111").status_code == 429       # even the right one, for now
+    assert 'data-current="1"' not in sam.get(f"/games/{gid}").get_data(as_text=True)
