@@ -22,7 +22,7 @@ DEFAULTS: dict[str, Any] = {
     "WTF_CSRF_TIME_LIMIT": None,   # a game lasts an evening; tokens live with the session
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
     "SESSION_COOKIE_SAMESITE": "Lax",
-    # The session cookie (scorer's name, language, CSRF) only over HTTPS: on in production
+    # The session cookie (logged-in user, language, CSRF) only over HTTPS: on in production
     # behind TLS (docs/deploy.md), off for `make run` on http://127.0.0.1.
     "SESSION_COOKIE_SECURE": False,
     "SESSION_COOKIE_HTTPONLY": True,
