@@ -76,7 +76,10 @@ def security_headers(response: FlaskResponse) -> FlaskResponse:
 
 def refuse_nul() -> None:
     """400 for a NUL character in any query or form value: no field holds one, and
-    PostgreSQL cannot store one (a 500 otherwise, wherever the value goes)."""
+    PostgreSQL cannot store one (a 500 otherwise, wherever the value goes); 404 for one in
+    the address."""
+    if "\x00" in request.path:
+        abort(404)
     for _key, values in request.values.lists():
         if any("\x00" in v for v in values):
             abort(400)

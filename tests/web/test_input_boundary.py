@@ -202,3 +202,13 @@ def test_byte_order_mark_is_accepted_by_the_import_and_the_api(client):
     assert r.status_code == 302
     r = client.post("/api/v1/score", data=raw, content_type="application/json")
     assert r.status_code == 200 and r.get_json()["profile"] == "ru32"
+
+
+def test_nul_in_the_address_or_a_form_value_is_refused_before_any_view(client, make_game):
+    gid = make_game("ru32")
+    for path in ("/rules/%00", "/exports/%00abc", f"/games/{gid}/hands/new?contract=%00",
+                 "/lang/e%00s", "/players?q=a%00"):
+        assert client.get(path).status_code in (400, 404), path
+    r = client.post("/games/new", data={"player_0": "A\x00na", "player_1": "B", "player_2": "C",
+                                        "player_3": "D", "profile": "ru32", "first_seat": "0"})
+    assert r.status_code == 400
