@@ -11,12 +11,14 @@ class ConflictError(Exception):
 
 
 class InputError(Exception):
-    """Input that is not a record problem: e.g. an unreadable upload."""
+    """Input that is not a record problem: e.g. an unreadable upload. ``cause``: the engine's
+    error it stands for, when there is one (the page translates that)."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str, cause: Exception | None = None) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        self.cause = cause
 
 
 class NothingChanged(Exception):

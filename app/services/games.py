@@ -41,7 +41,7 @@ def read_record_file(raw: bytes) -> Any:
     try:
         return read_json(raw)
     except RecordError as e:
-        raise InputError(e.field, e.message) from None
+        raise InputError(e.field, e.message, cause=e) from None
 
 
 def import_game(session: Session, data: Any, *, who: str = "?", scorer_id: int | None = None) -> Game:

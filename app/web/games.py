@@ -25,6 +25,7 @@ from app.web import changelog
 from app.web.auth import actor, game_access, user
 from app.web.chart import legend, progression_svg
 from app.web.diagram import table_svg
+from app.web.messages import translate_error
 from app.web.words import current_lang
 
 bp = Blueprint("games", __name__)
@@ -274,7 +275,11 @@ def import_record() -> Any:
         else:
             flash(_("Game imported."))
             return redirect(url_for("games.sheet", game_id=game.id))
-    status = 200
-    if request.method == "POST":
+    status = 400 if request.method == "POST" else 200
+    message = None
+    if error is not None:
         status = 422 if isinstance(error, RecordError) else 400
-    return render_template("games/import.html", form=form, error=error), status
+        engine = error if isinstance(error, RecordError) else error.cause
+        message = translate_error(engine) if isinstance(engine, RecordError) else error.message
+    return render_template("games/import.html", form=form, error=error,
+                           error_message=message), status

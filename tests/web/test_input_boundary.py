@@ -212,3 +212,16 @@ def test_nul_in_the_address_or_a_form_value_is_refused_before_any_view(client, m
     r = client.post("/games/new", data={"player_0": "A\x00na", "player_1": "B", "player_2": "C",
                                         "player_3": "D", "profile": "ru32", "first_seat": "0"})
     assert r.status_code == 400
+
+
+def test_the_import_page_says_what_is_wrong_in_the_page_language(app):
+    spanish = app.test_client()
+    spanish.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    r = spanish.post("/games/import", data=upload(DEEP), content_type="multipart/form-data")
+    assert r.status_code == 400
+    assert "está anidado demasiado hondo" in r.get_data(as_text=True)
+    record = _record_with(["players", 1], "Be\x07to")
+    r = spanish.post("/games/import", data=upload(record), content_type="multipart/form-data")
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert "players[1]" in html and "contiene un carácter de control" in html
