@@ -153,6 +153,8 @@ class Renderer:
     """What the runner needs to turn one game into PDF bytes (templates need Flask)."""
     find_games: Callable[[Session, dict[str, Any]], list[int]]
     render_game: Callable[[Session, int], bytes | None]
+    #: A game's bookmark in the joined PDF.
+    label: Callable[[int], str] = str
 
 
 def _chunks(ids: list[int], size: int) -> Iterator[list[int]]:
@@ -174,7 +176,9 @@ def render_job(make_session: sessionmaker[Session], job_id: str, root: Path,
         _finish(make_session, job_id, error="no-games")
         return
     parts: list[Path] = []
+    bookmarks: list[tuple[str, int]] = []     # (label, first page) of each game
     done = 0
+    pages_so_far = 0
     try:
         for k, chunk in enumerate(_chunks(ids, CHUNK)):
             writer = PdfWriter()
@@ -182,7 +186,10 @@ def render_job(make_session: sessionmaker[Session], job_id: str, root: Path,
                 for game_id in chunk:
                     data = renderer.render_game(session, game_id)
                     if data is not None:
-                        writer.append(io.BytesIO(data))
+                        before = len(writer.pages)
+                        writer.append(io.BytesIO(data), import_outline=False)
+                        bookmarks.append((renderer.label(game_id), pages_so_far))
+                        pages_so_far += len(writer.pages) - before
                     done += 1
                     if done % 5 == 0:
                         report(session, job_id, progress=done)
@@ -192,7 +199,8 @@ def render_job(make_session: sessionmaker[Session], job_id: str, root: Path,
                 writer.write(fh)
             writer.close()
             parts.append(part)
-        pages = _join(parts, root / f"{job_id}.pdf", title(len(ids)) if title else None)
+        pages = _join(parts, root / f"{job_id}.pdf", title(len(ids)) if title else None,
+                      bookmarks)
     except Exception as e:
         _finish(make_session, job_id, error=f"{type(e).__name__}: {e}")
         raise
@@ -202,17 +210,18 @@ def render_job(make_session: sessionmaker[Session], job_id: str, root: Path,
     _finish(make_session, job_id, pages=pages, file_path=f"{job_id}.pdf")
 
 
-def _join(parts: list[Path], target: Path, title: str | None) -> int:
+def _join(parts: list[Path], target: Path, title: str | None,
+          bookmarks: list[tuple[str, int]] | None = None) -> int:
     """The parts as one PDF at ``target``, written as it is read: one part's objects are in
     memory at a time (a PDF writer would hold every page until the end). Each part's pages
-    and what they use are copied with new object numbers under one page tree. Returns the
-    number of pages."""
+    and what they use are copied with new object numbers under one page tree, with one
+    bookmark per ``(label, first page)``. Returns the number of pages."""
     aside = target.with_suffix(".pdf.tmp")
     with open(aside, "wb") as out:
         joiner = _Joiner(out)
         for part in parts:
             joiner.add(part)
-        pages = joiner.finish(title)
+        pages = joiner.finish(title, bookmarks or [])
     os.replace(aside, target)
     return pages
 
@@ -281,14 +290,42 @@ class _Joiner:
             return ArrayObject(self._renumber(list.__getitem__(obj, k)) for k in range(len(obj)))
         return obj
 
-    def finish(self, title: str | None) -> int:
+    def _outline(self, bookmarks: list[tuple[str, int]]) -> int | None:
+        """Writes the bookmarks (one level); the outline root's id, or None."""
+        if not bookmarks:
+            return None
+        root = self._new_id()
+        ids = [self._new_id() for _ in bookmarks]
+        for k, (label, page) in enumerate(bookmarks):
+            item = DictionaryObject({
+                NameObject("/Title"): TextStringObject(label),
+                NameObject("/Parent"): IndirectObject(root, 0, None),
+                NameObject("/Dest"): ArrayObject([IndirectObject(self.page_ids[page], 0, None),
+                                                  NameObject("/Fit")])})
+            if k:
+                item[NameObject("/Prev")] = IndirectObject(ids[k - 1], 0, None)
+            if k + 1 < len(ids):
+                item[NameObject("/Next")] = IndirectObject(ids[k + 1], 0, None)
+            self._write(ids[k], item)
+        self._write(root, DictionaryObject({
+            NameObject("/Type"): NameObject("/Outlines"),
+            NameObject("/First"): IndirectObject(ids[0], 0, None),
+            NameObject("/Last"): IndirectObject(ids[-1], 0, None),
+            NameObject("/Count"): NumberObject(len(ids))}))
+        return root
+
+    def finish(self, title: str | None, bookmarks: list[tuple[str, int]]) -> int:
         kids = ArrayObject(IndirectObject(i, 0, None) for i in self.page_ids)
         self._write(self.PAGES, DictionaryObject({NameObject("/Type"): NameObject("/Pages"),
                                                   NameObject("/Kids"): kids,
                                                   NameObject("/Count"): NumberObject(len(kids))}))
-        self._write(self.CATALOG, DictionaryObject({
-            NameObject("/Type"): NameObject("/Catalog"),
-            NameObject("/Pages"): IndirectObject(self.PAGES, 0, None)}))
+        catalog = DictionaryObject({NameObject("/Type"): NameObject("/Catalog"),
+                                    NameObject("/Pages"): IndirectObject(self.PAGES, 0, None)})
+        outline = self._outline(bookmarks)
+        if outline is not None:
+            catalog[NameObject("/Outlines")] = IndirectObject(outline, 0, None)
+            catalog[NameObject("/PageMode")] = NameObject("/UseOutlines")
+        self._write(self.CATALOG, catalog)
         info_id = self._new_id()
         info = DictionaryObject({NameObject("/Producer"): TextStringObject("kingsheet")})
         if title:

@@ -248,7 +248,8 @@ class ExportRunner:
                                            headers={"Accept-Language": language}):
             renderer = exports_service.Renderer(
                 find_games=lambda s, p: pdf_service.find_games(s, **exports_service.criteria(p)),
-                render_game=lambda s, gid: _render_game(s, gid, language, orientation))
+                render_game=lambda s, gid: _render_game(s, gid, language, orientation),
+                label=lambda gid: str(_("Game %(id)s", id=gid)))
             try:
                 exports_service.render_job(
                     db.sessionmaker, job_id, _exports_dir(self.app),

@@ -49,8 +49,7 @@ def test_any_worker_answers_for_any_job(app, client, make_game, database_url, mo
     from app.rules import fingerprint
 
     records = [load_record(f"{p}_complete.json") for p in ("ru32", "fiestas", "rifki")]
-    for record in records:
-        make_game(record=record)
+    gids = [make_game(record=record) for record in records]
     job_id = _job_id(client.post("/exports", data=POST))
     job = wait_for_job(app, job_id)
     assert job.state == "done" and job.total == job.progress == 3
@@ -67,6 +66,16 @@ def test_any_worker_answers_for_any_job(app, client, make_game, database_url, mo
         text = "".join(page.extract_text() for page in reader.pages)
         for record in records:       # every game's sheet, in the joined file
             assert fingerprint(score_free(record)) in text
+        # one bookmark per game, on its first page
+        marks = [(str(item.title), reader.get_destination_page_number(item))
+                 for item in reader.outline]
+        assert [m[0] for m in marks] == [f"Game {gid}" for gid in gids]
+        starts, page = [], 0
+        for gid in gids:
+            starts.append(page)
+            with c2.get(f"/games/{gid}/sheet.pdf") as single:
+                page += len(PdfReader(__import__("io").BytesIO(single.data)).pages)
+        assert [m[1] for m in marks] == starts and page == len(reader.pages)
     folder = Path(app.config["EXPORTS_DIR"])
     assert sorted(p.name for p in folder.iterdir()) == [f"{job_id}.pdf"]   # no part left
     from app.db import get_db
