@@ -4,6 +4,7 @@ hand saved on the scorer's phone without a reload; the scorer's QR codes; a seco
 takes scoring over with the one-time link."""
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -14,6 +15,16 @@ from tests.browser.test_referee import SHOTS, import_game
 from tests.conftest import ensure_user
 
 pytestmark = pytest.mark.browser
+
+
+def wait_for_image(page: Any, selector: str, timeout: float = 10.0) -> None:
+    """Wait until the image has loaded. Polled with evaluate: the page's CSP forbids the string
+    evaluation that wait_for_function needs."""
+    deadline = time.monotonic() + timeout
+    img = page.locator(selector)
+    while not img.evaluate("i => i.complete && i.naturalWidth > 0"):
+        assert time.monotonic() < deadline, f"{selector} never loaded"
+        page.wait_for_timeout(50)
 
 
 def share_path(page: Any, gid: int) -> str:
@@ -29,7 +40,7 @@ def test_the_share_view_follows_the_scorers_saves(page: Any, browser: Any, live_
     gid = import_game(page, ru32_seven_hands())
     path = share_path(page, gid)
     page.click("#share-qr-panel > summary")
-    page.wait_for_function("document.getElementById('qr-share').naturalWidth > 0")
+    wait_for_image(page, "#qr-share")
 
     player = next(phone(browser, live_server, user=None))     # no account
     try:
@@ -60,7 +71,7 @@ def test_a_second_phone_takes_scoring_over_once(page: Any, browser: Any, live_se
     page.goto(f"/games/{gid}")
     page.click("#make-handover")
     page.wait_for_selector("#qr-handover")
-    page.wait_for_function("document.getElementById('qr-handover').naturalWidth > 0")
+    wait_for_image(page, "#qr-handover")
     page.screenshot(path=str(SHOTS / "handover-qr-375.png"), full_page=True)
     link = page.get_attribute("#handover-url", "href")
     assert link is not None and link.startswith("/h/")
