@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import func, select, tuple_
 from sqlalchemy.orm import Session
 
-from app.models import AuditEntry, Game, Player, SeatResult, StoredResult
+from app.models import AuditEntry, Confirmation, Game, Player, SeatResult, StoredResult
 from app.rules import RecordError, build_report, digest, get_profile, load
 from app.services.collation import by_name
 from app.services.results import day_start
@@ -277,16 +277,27 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
 
 @dataclass
 class Stamp:
-    """What a page polls: the game's version (the optimistic lock, one more per save) and
-    when it last changed. Read from the game row alone, without the record."""
+    """What a page polls: the game's version (the optimistic lock, one more per save), when
+    it last changed, and how many seat confirmations it has had (a confirmation changes no
+    record and no version, but the sheets must show it). Read in one statement from the game
+    row and the confirmations' index, without the record."""
 
     version: int
     updated_at: Any
+    confirmations: int = 0
 
 
 def game_stamp(session: Session, game_id: int) -> Stamp | None:
-    row = session.execute(select(Game.version, Game.updated_at).where(Game.id == game_id)).first()
-    return None if row is None else Stamp(int(row[0]), row[1])
+    confirmed = (select(func.count()).select_from(Confirmation).where(Confirmation.game_id == Game.id)
+                 .scalar_subquery())
+    row = session.execute(select(Game.version, Game.updated_at, confirmed).where(Game.id == game_id)).first()
+    return None if row is None else Stamp(int(row[0]), row[1], int(row[2] or 0))
+
+
+def confirmation_count(session: Session, game_id: int) -> int:
+    """The `confirmations` of a game's stamp (for the page it is first shown on)."""
+    return int(session.scalar(select(func.count()).select_from(Confirmation)
+                              .where(Confirmation.game_id == game_id)) or 0)
 
 
 CHANGES_SHOWN = 20

@@ -1,9 +1,10 @@
 """The live sheet: a version check every page of a game polls, and what changed since.
 
 Every open sheet, hand page and trick page asks ``/games/<id>/live`` about once a second
-with ``If-None-Match: "<version>"``. The answer comes from the game row's version column
-alone (no record, no replay): 304 with no body while nothing changed, else the new version
-and when it changed. It works the same with any number of workers and app servers on one
+with ``If-None-Match: "v<version>"`` (``"v<version>c<n>"`` once seats have confirmed the
+sheet). The answer comes from the game row's version column and the count of its
+confirmations, in one statement (no record, no replay): 304 with no body while nothing
+changed, else the version, when it changed and the confirmations. It works the same with any number of workers and app servers on one
 database. A page that sees a new version then fetches itself again (the sheet, read-only
 pages) or asks ``/games/<id>/changes?since=<version>`` (an entry page: what changed is
 shown next to what the scorer typed, which is kept).
@@ -28,8 +29,16 @@ bp = Blueprint("live", __name__)
 POLL_MS = 1000  # the pages' interval: a save shows everywhere within about 1-2 s
 
 
-def etag_of(version: int) -> str:
-    return f"v{version}"
+def etag_of(version: int, confirmations: int = 0) -> str:
+    """``v<version>``, and ``c<n>`` after it once seats have confirmed the sheet (a
+    confirmation changes no version, but every open sheet shows it)."""
+    return f"v{version}c{confirmations}" if confirmations else f"v{version}"
+
+
+@bp.app_template_global("table_stamp")
+def table_stamp(game_id: int) -> int:
+    """The confirmations a page of this game was rendered with (its live status starts there)."""
+    return queries.confirmation_count(get_session(), game_id)
 
 
 @bp.get("/games/<int:game_id>/live")
@@ -42,12 +51,12 @@ def stamp_response(game_id: int) -> Any:
     found = queries.game_stamp(get_session(), game_id)
     if found is None:
         abort(404)
-    tag = etag_of(found.version)
+    tag = etag_of(found.version, found.confirmations)
     if request.if_none_match.contains(tag):
         response = Response(status=304)
     else:
         updated = iso_utc(found.updated_at) or None
-        response = jsonify(version=found.version, updated_at=updated)
+        response = jsonify(version=found.version, updated_at=updated, table=found.confirmations)
     response.set_etag(tag)
     # always revalidate: never answered from a cache without asking the server
     response.headers["Cache-Control"] = "no-cache, private"

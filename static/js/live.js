@@ -16,6 +16,7 @@
   var mode = d.mode || "swap";
   var version = +d.version;        // the newest version seen
   var base = +d.version;           // the version the page (its entry) was loaded at
+  var table = +d.table || 0;       // the seat confirmations seen (a swapped page shows them)
   var interval = +d.pollMs || 1000;
   var lastChange = d.updatedAt ? new Date(d.updatedAt) : null;
   var lastContact = new Date();
@@ -99,6 +100,7 @@
     window.scrollTo(x, y);
     localTimes(document);
     document.dispatchEvent(new CustomEvent("live:swapped"));
+    if (st) table = +st.dataset.table || 0;
     return st ? +st.dataset.version : null;
   }
 
@@ -157,7 +159,8 @@
     if (busy) return schedule();
     busy = true;
     // a page loaded without the time of the last change asks once without the version
-    var headers = lastChange ? {"If-None-Match": '"v' + version + '"'} : {};
+    var tag = "v" + version + (table ? "c" + table : "");
+    var headers = lastChange ? {"If-None-Match": '"' + tag + '"'} : {};
     fetch(url, {cache: "no-store", credentials: "same-origin", headers: headers})
       .then(function (r) {
         if (r.status === 304) return null;
@@ -168,7 +171,10 @@
         lastContact = new Date();
         lost = false;
         if (data && !lastChange && data.updated_at) lastChange = new Date(data.updated_at);
+        if (data && mode !== "swap") table = data.table || 0;   // an entry page only keeps count
         if (data && data.version !== version) return changed(data);
+        // a seat confirmed the sheet: the same version, the page fetched again to show it
+        if (data && (data.table || 0) !== table) return refresh(version);
         return null;
       })
       .catch(function () { lost = true; })

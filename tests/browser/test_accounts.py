@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import login, phone
+from tests.browser.test_live import mark_no_reload, same_document
 from tests.browser.test_referee import SHOTS, import_game
 from tests.browser.test_whole_games import game_id
 from tests.conftest import load_record
@@ -65,9 +66,12 @@ def test_pins_chosen_at_start_and_confirmed_at_the_table(page: Any) -> None:
     assert page.locator("#pin-0").count() == 0              # confirmed: no second PIN asked
 
 
-def test_the_phone_passed_round_locks_the_sheet(page: Any, live_app: Any) -> None:
+def test_the_phone_passed_round_locks_the_sheet(page: Any, phone_b: Any, live_app: Any) -> None:
     gid = import_game(page, load_record("ru32_complete.json"))
     set_pins(live_app, gid, PINS)
+    phone_b.goto(f"/games/{gid}")                           # another phone follows the sheet
+    phone_b.wait_for_selector("#live-status[data-ready]")
+    mark_no_reload(phone_b)
     page.goto(f"/games/{gid}")
     page.click("#confirm-link")
     page.wait_for_selector("#confirm-seats")
@@ -77,6 +81,9 @@ def test_the_phone_passed_round_locks_the_sheet(page: Any, live_app: Any) -> Non
         confirm_seat(page, seat, pin)
     assert page.locator("#locked-badge").is_visible()
     assert page.locator("#confirm-seats").count() == 0
+    phone_b.wait_for_selector("#locked-badge")              # shown there too, without a reload
+    assert same_document(phone_b)
+    assert phone_b.get_attribute("#confirm-seat-3", "data-current") == "1"
     page.screenshot(path=str(SHOTS / "confirm-locked-375.png"), full_page=True)
     assert fits(page)
     page.goto(f"/games/{gid}")

@@ -418,3 +418,18 @@ def test_wrong_pins_are_throttled_like_failed_logins(app):
         assert by_pin(sam, gid, 0, "0000").status_code == 422
     assert by_pin(sam, gid, 0, "1111").status_code == 429       # even the right one, for now
     assert 'data-current="1"' not in sam.get(f"/games/{gid}").get_data(as_text=True)
+
+
+def test_the_live_check_changes_when_a_seat_confirms(app):
+    gid = complete_game(app)
+    sam = tc(app, user="sam", role="scorer")
+    first = sam.get(f"/games/{gid}/live")
+    assert first.headers["ETag"] == '"v1"' and first.get_json()["table"] == 0
+    assert 'data-table="0"' in sam.get(f"/games/{gid}").get_data(as_text=True)
+    assert by_pin(sam, gid, 0, "1111").status_code == 303
+    assert sam.get(f"/games/{gid}/live", headers={"If-None-Match": '"v1"'}).status_code == 200
+    again = sam.get(f"/games/{gid}/live")
+    assert again.headers["ETag"] == '"v1c1"' and again.get_json() == {
+        "version": 1, "updated_at": again.get_json()["updated_at"], "table": 1}
+    assert sam.get(f"/games/{gid}/live", headers={"If-None-Match": '"v1c1"'}).status_code == 304
+    assert 'data-table="1"' in sam.get(f"/games/{gid}").get_data(as_text=True)
