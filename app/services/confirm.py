@@ -85,6 +85,15 @@ def table_state(session: Session, game: Game) -> TableState:
     return TableState(seats=seats, locked=locked)
 
 
+def confirmation_log(session: Session, game_id: int) -> list[tuple[Confirmation, str | None]]:
+    """Every confirmation of a game, newest first, with the account it came from (the
+    evidence of who confirmed which version of the sheet, and when)."""
+    rows = session.execute(select(Confirmation, User.username)
+                           .outerjoin(User, User.id == Confirmation.user_id)
+                           .where(Confirmation.game_id == game_id).order_by(Confirmation.id.desc())).all()
+    return [(c, name) for c, name in rows]
+
+
 def is_locked(session: Session, game: Game) -> bool:
     if game.status is not GameStatus.COMPLETE:
         return False

@@ -190,7 +190,8 @@ def audit(game_id: int) -> str:
                     owners[e.hand_index] if e.hand_index is not None
                     and e.hand_index < len(owners) else None)}
                for e in queries.audit_log(get_session(), game_id)]
-    return render_template("games/audit.html", game=view, entries=entries)
+    return render_template("games/audit.html", game=view, entries=entries,
+                           confirmations=confirm.confirmation_log(get_session(), game_id))
 
 
 @bp.get("/games/<int:game_id>/record.json")

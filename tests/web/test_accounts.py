@@ -254,6 +254,9 @@ def test_confirm_lock_director_correction_and_confirm_again(app):
     assert r.status_code == 303
     audit = director.get(f"/games/{gid}/audit").get_data(as_text=True)
     assert "Carla disputed the last hand" in audit and "<strong>directora</strong>" in audit
+    # the confirmations stay in the change log: four of version 1, by PIN on sam's phone and
+    # from dani's account
+    assert audit.count('data-version="1"') == 4 and "(sam)" in audit and "(dani)" in audit
     sheet = sam.get(f"/games/{gid}").get_data(as_text=True)
     assert 'id="locked-badge"' not in sheet and 'data-current="1"' not in sheet
     assert "the sheet changed since: asked again" in sheet
