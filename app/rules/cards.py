@@ -7,7 +7,7 @@ parses as the record's text (``Card.parse("QH")``, ``str(card) == "QH"``).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from app.rules.errors import InputError
 
@@ -129,15 +129,3 @@ def iter_bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def mask_of(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
-def highest(mask: int) -> int:
-    """The highest card number in a non-empty bit set."""
-    return mask.bit_length() - 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.rules.cards import (ABOVE, BELOW, BIT, HEARTS, HEARTS_MASK, JACKS_MASK, KH, KH_BIT,
-                             KINGS_MASK, QUEENS_MASK, SUIT_MASK, SUIT_OF, SUIT_SYMBOLS, Card,
+                             KINGS_MASK, QUEENS_MASK, SUIT_MASK, SUIT_OF, Card,
                              cards_of)
 from app.rules.errors import InputError
 from app.rules.profiles import Contract, Options, Profile
@@ -521,7 +521,3 @@ def _played_at(tricks: list[list[int]], leaders: list[int], seat: int) -> dict[i
     for t, trick in enumerate(tricks):
         out[trick[(seat - leaders[t]) & 3]] = t + 1
     return out
-
-
-def suit_symbol(suit: int) -> str:
-    return SUIT_SYMBOLS[suit]

@@ -6,7 +6,7 @@ whose fields are documented where they are declared.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -113,7 +113,6 @@ class Profile:
     #: the fiesta contracts a +N sale (or the owner) may play: ("trump",), and in subastas
     #: also "notrump" (RULES.md 1.3)
     positive_fiestas: tuple[str, ...] = ()
-    field_names: tuple[str, ...] = field(default=())
 
     @property
     def n_tricks(self) -> int:
@@ -297,7 +296,3 @@ def get_profile(pid: object, field_name: str = "profile") -> Profile:
                             "%(value)r is not a profile (one of: %(allowed)s)", value=pid,
                             allowed=", ".join(PROFILES))
     return profile
-
-
-def option_names() -> tuple[str, ...]:
-    return tuple(f.name for f in fields(Options))

@@ -28,10 +28,6 @@ from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_
 from app.rules.schedule import Slot, slot_for
 from app.rules.scoring import card_counts, hand_points
 
-_ELEMENT_WORDS = {"tricks": "tricks", "hearts": "hearts", "kings": "kings", "queens": "queens",
-                  "jacks": "jacks"}
-
-
 @dataclass(slots=True)
 class Ruling:
     kind: str = "as-played"
@@ -59,7 +55,6 @@ class HandResult:
     leader: int | None
     bid: str | None
     auction: list[str]
-    auction_outcome: AuctionOutcome | None
     mode: str
     played_points: list[int]      # as played, before any ruling
     points: list[int]             # after the ruling
@@ -77,7 +72,6 @@ class HandResult:
     tricks_played: int = 0
     ended_early: bool = False
     captured_masks: list[int] | None = None   # scoring cards each seat took (bit sets)
-    deal_masks: list[int] | None = None
     deal_order: list[list[str]] | None = None  # the deal as entered (checked card texts)
     entry: Any = None                          # the canonical counts / captures entry
     made_king: bool = False
@@ -170,7 +164,6 @@ class GameResult:
     complete: bool
     winners: list[int]
     next: NextHand | None
-    counted_hands: int
 
 
 # --- reading the header ------------------------------------------------------------------
@@ -346,7 +339,7 @@ class GameBuilder:
             index=i, number=self.number, contract=contract,
             trump=suit_text(trump) if trump >= 0 else None, dealer=slot.dealer,
             owner=slot.owner, chooser=slot.chooser, declarer=declarer, leader=leader, bid=bid,
-            auction=calls, auction_outcome=outcome, mode=mode, played_points=[0, 0, 0, 0],
+            auction=calls, mode=mode, played_points=[0, 0, 0, 0],
             points=[0, 0, 0, 0], payments=payments, total=0, expected_total=contract.total,
             counted=True, ruling=AS_PLAYED, counts={})
         n_tricks = profile.n_tricks
@@ -790,7 +783,6 @@ class GameBuilder:
         result.trick_leaders = outcome.leaders
         result.tricks_played = len(tricks)
         result.ended_early = outcome.ended_early
-        result.deal_masks = deal
         result.deal_order = deal_order
         result.violations = outcome.violations
 
@@ -888,7 +880,7 @@ class GameBuilder:
             winners = [s for s in range(4) if totals[s] == top]
         return GameResult(record, self.profile, self.options, self.hands, totals, total,
                           self.expected_sum, total == self.expected_sum, complete, winners,
-                          self.next_hand(), self.number - 1)
+                          self.next_hand())
 
 
 def canonical_hand(raw: dict[str, Any], h: HandResult) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from app.rules.auction import Auction
-from app.rules.cards import BIT, SUIT_OF, cards_of, iter_bits
+from app.rules.cards import BIT, cards_of, iter_bits
 from app.rules.replay import GameBuilder
 from app.rules.play import PlayRules, judge_play, play_rules, trick_winner
 from app.rules.profiles import PROFILES, Contract, Profile
@@ -122,7 +122,3 @@ def random_game(profile_id: str, rng: random.Random, options: dict[str, str] | N
         builder.add(hand, i)
         record["hands"].append(hand)
     return record
-
-
-def suit_of(card: int) -> int:
-    return SUIT_OF[card]

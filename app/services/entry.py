@@ -19,8 +19,6 @@ from app.rules.cards import cards_of
 from app.rules.profiles import COUNT_ELEMENTS, RIFKI_PENALTIES, RIFKI_QUOTA, full_counts
 from app.rules.schedule import contract_choices
 
-SUIT_LETTERS = ("S", "H", "D", "C")
-
 
 @dataclass
 class Context:
