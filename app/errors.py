@@ -15,7 +15,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from app.rules import RecordError
-from app.services.errors import ConflictError, ForbiddenError, InputError, LockedError
+from app.services.errors import BadInput, ConflictError, ForbiddenError, LockedError
 
 
 def wants_json() -> bool:
@@ -49,8 +49,8 @@ def init_app(app: Flask) -> None:
 
         return error_response(422, e.code, translate_error(e), e.field)
 
-    @app.errorhandler(InputError)
-    def input_error(e: InputError) -> Any:
+    @app.errorhandler(BadInput)
+    def input_error(e: BadInput) -> Any:
         return error_response(400, "input", e.message, e.field)
 
     @app.errorhandler(ConflictError)

@@ -52,13 +52,13 @@ def create(name: str, role: str, player: str | None) -> None:
     """Create user NAME; the password is read from standard input."""
     from app.db import get_session
     from app.services import accounts
-    from app.services.errors import InputError
+    from app.services.errors import BadInput
 
     password = _read_password("Password")
     try:
         with _english():
             user = accounts.create_user(get_session(), name, password, role, player=player)
-    except InputError as e:
+    except BadInput as e:
         _fail(f"{e.field}: {e.message}")
     else:
         click.echo(f"created {user.username} ({user.role.value})")
@@ -70,13 +70,13 @@ def passwd(name: str) -> None:
     """Change the password of user NAME (read from standard input)."""
     from app.db import get_session
     from app.services import accounts
-    from app.services.errors import InputError
+    from app.services.errors import BadInput
 
     password = _read_password("New password")
     try:
         with _english():
             accounts.set_password(get_session(), name, password)
-    except InputError as e:
+    except BadInput as e:
         _fail(f"{e.field}: {e.message}")
     else:
         click.echo(f"password of {name} changed")

@@ -9,7 +9,7 @@ from app.db import get_session
 from app.rules import RecordError, score_record
 from app.rules.limits import read_json
 from app.services import queries
-from app.services.errors import InputError
+from app.services.errors import BadInput
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -22,7 +22,7 @@ def score() -> Any:
     try:
         data = read_json(request.get_data())
     except RecordError as e:
-        raise InputError(e.field, e.message) from None
+        raise BadInput(e.field, e.message) from None
     return jsonify(score_record(data))
 
 

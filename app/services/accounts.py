@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from app.models import GameScorer, Player, Role, User
-from app.services.errors import InputError
+from app.services.errors import BadInput
 
 USERNAME = re.compile(r"^[\w.@+-]{1,40}$")
 PASSWORD_MIN = 8
@@ -37,17 +37,17 @@ def check_secret(stored: str, secret: str) -> bool:
 def clean_username(username: str) -> str:
     name = (username or "").strip()
     if not USERNAME.match(name):
-        raise InputError("username", _("A user name is 1 to 40 letters, digits or . _ @ + -"))
+        raise BadInput("username", _("A user name is 1 to 40 letters, digits or . _ @ + -"))
     return name
 
 
 def check_password(password: str) -> str:
     if not password or not password.strip():
-        raise InputError("password", _("The password is empty."))
+        raise BadInput("password", _("The password is empty."))
     if len(password) < PASSWORD_MIN:
-        raise InputError("password", _("A password has at least %(n)s characters.", n=PASSWORD_MIN))
+        raise BadInput("password", _("A password has at least %(n)s characters.", n=PASSWORD_MIN))
     if len(password) > PASSWORD_MAX:
-        raise InputError("password", _("A password has at most %(n)s characters.", n=PASSWORD_MAX))
+        raise BadInput("password", _("A password has at most %(n)s characters.", n=PASSWORD_MAX))
     return password
 
 
@@ -72,22 +72,22 @@ def _player(session: Session, name: str | None) -> Player | None:
         return None
     player = session.scalars(select(Player).where(Player.name == name)).first()
     if player is None:
-        raise InputError("player", _("There is no player %(name)s on the roster.", name=name))
+        raise BadInput("player", _("There is no player %(name)s on the roster.", name=name))
     taken = session.scalar(select(func.count()).select_from(User).where(User.player_id == player.id))
     if taken:
-        raise InputError("player", _("Player %(name)s is already linked to a user.", name=name))
+        raise BadInput("player", _("Player %(name)s is already linked to a user.", name=name))
     return player
 
 
 def create_user(session: Session, username: str, password: str, role: str,
                 player: str | None = None) -> User:
-    """A new user; InputError (naming the field) for a taken name, an empty password, …"""
+    """A new user; BadInput (naming the field) for a taken name, an empty password, …"""
     name = clean_username(username)
     if role not in ROLES:
-        raise InputError("role", _("The role is one of: %(roles)s.", roles=", ".join(ROLES)))
+        raise BadInput("role", _("The role is one of: %(roles)s.", roles=", ".join(ROLES)))
     check_password(password)
     if find_user(session, name) is not None:
-        raise InputError("username", _("There is already a user %(name)s.", name=name))
+        raise BadInput("username", _("There is already a user %(name)s.", name=name))
     linked = _player(session, player)
     user = User(username=name, password_hash=hash_secret(password), role=Role(role),
                 player_id=linked.id if linked else None)
@@ -99,14 +99,14 @@ def create_user(session: Session, username: str, password: str, role: str,
 def create_first_director(session: Session, username: str, password: str) -> User:
     """The club's first user (only while there is none)."""
     if has_users(session):
-        raise InputError("username", _("The first director exists already: log in."))
+        raise BadInput("username", _("The first director exists already: log in."))
     return create_user(session, username, password, Role.DIRECTOR.value)
 
 
 def set_password(session: Session, username: str, password: str) -> User:
     user = find_user(session, username)
     if user is None:
-        raise InputError("username", _("There is no user %(name)s.", name=username))
+        raise BadInput("username", _("There is no user %(name)s.", name=username))
     user.password_hash = hash_secret(check_password(password))
     session.commit()
     return user

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from app.models import Confirmation, ConfirmMethod, Game, GameStatus, SeatPin, User
 from app.services.accounts import check_secret, hash_secret
-from app.services.errors import ForbiddenError, InputError, LockedError
+from app.services.errors import BadInput, ForbiddenError, LockedError
 
 PIN = re.compile(r"^\d{4}$")
 REASON_MAX = 300
@@ -49,7 +49,7 @@ def clean_pin(pin: str | None, field: str) -> str | None:
     if not pin:
         return None
     if not PIN.match(pin):
-        raise InputError(field, _("A PIN is 4 digits."))
+        raise BadInput(field, _("A PIN is 4 digits."))
     return pin
 
 
@@ -128,7 +128,7 @@ def _confirm(session: Session, game: Game, seat: int, method: ConfirmMethod,
 
 def _check_seat(seat: int) -> None:
     if seat not in range(4):
-        raise InputError("seat", _("There is no such seat."))
+        raise BadInput("seat", _("There is no such seat."))
 
 
 def confirm_by_account(session: Session, game: Game, seat: int, user: User) -> Confirmation:
@@ -146,7 +146,7 @@ def confirm_by_pin(session: Session, game: Game, seat: int, pin: str | None,
     _check_seat(seat)
     stored = session.get(SeatPin, (game.id, seat))
     if stored is None:
-        raise InputError("pin", _("This seat has no PIN: its player confirms from their account."))
+        raise BadInput("pin", _("This seat has no PIN: its player confirms from their account."))
     if not pin or not check_secret(stored.pin_hash, pin.strip()):
-        raise InputError("pin", _("Wrong PIN."))
+        raise BadInput("pin", _("Wrong PIN."))
     return _confirm(session, game, seat, ConfirmMethod.PIN, scorer)

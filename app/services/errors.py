@@ -10,9 +10,11 @@ class ConflictError(Exception):
         self.current_version = current_version
 
 
-class InputError(Exception):
-    """Input that is not a record problem: e.g. an unreadable upload. ``cause``: the engine's
-    error it stands for, when there is one (the page translates that)."""
+class BadInput(Exception):
+    """A person's input the services refuse that is not a record problem: an unreadable
+    upload, a PIN, a password, a season name. (The engine's ``app.rules.errors.InputError``
+    is a record it cannot read.) ``cause``: the engine's error it stands for, when there is
+    one (the page translates that)."""
 
     def __init__(self, field: str, message: str, cause: Exception | None = None) -> None:
         super().__init__(f"{field}: {message}")

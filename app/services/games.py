@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from app.models import AuditAction, Game
 from app.rules import RecordError, get_profile
 from app.rules.limits import read_json
-from app.services.errors import InputError
+from app.services.errors import BadInput
 from app.services.records import create_game
 
 RECORD_FORMAT = "kingsheet/1"
@@ -41,7 +41,7 @@ def read_record_file(raw: bytes) -> Any:
     try:
         return read_json(raw)
     except RecordError as e:
-        raise InputError(e.field, e.message, cause=e) from None
+        raise BadInput(e.field, e.message, cause=e) from None
 
 
 def import_game(session: Session, data: Any, *, who: str = "?", scorer_id: int | None = None) -> Game:

@@ -22,7 +22,7 @@ from app.files import FileProblem, read_limited
 from app.models import AuditAction, AuditEntry, Game, GameStatus, Seat
 from app.rules import RecordError
 from app.rules.limits import read_json
-from app.services.errors import InputError
+from app.services.errors import BadInput
 from app.services.records import checked_record
 from app.services.results import ResultValues, bulk_insert_results, player_ids_for, result_values
 
@@ -70,11 +70,11 @@ class Checked:
 
 
 def check_one(data: Any) -> Checked:
-    """The canonical record and its stored result; RecordError or InputError."""
+    """The canonical record and its stored result; RecordError or BadInput."""
     try:
         record, result = checked_record(data)
     except RecursionError:
-        raise InputError("record", "nested too deeply") from None
+        raise BadInput("record", "nested too deeply") from None
     return Checked(record, result_values(record, result))
 
 
@@ -86,7 +86,7 @@ def read_and_check(path: str) -> tuple[str, Checked | None, str | None]:
         return path, None, error
     try:
         return path, check_one(data), None
-    except (RecordError, InputError) as e:
+    except (RecordError, BadInput) as e:
         return path, None, str(e)
 
 

@@ -29,7 +29,7 @@ from app.forms.auth import FirstDirectorForm, LoginForm, LogoutForm
 from app.models import Game, Role, User
 from app.services import accounts, confirm
 from app.services.accounts import Access
-from app.services.errors import InputError
+from app.services.errors import BadInput
 from app.web.prefs import safe_next
 
 bp = Blueprint("auth", __name__)
@@ -191,7 +191,7 @@ def setup() -> Any:
     if form.validate_on_submit():
         try:
             director = accounts.create_first_director(get_session(), form.username.data, form.password.data)
-        except InputError as e:
+        except BadInput as e:
             form[e.field].errors = [*form[e.field].errors, e.message]
         else:
             current_app.extensions["kingsheet_has_users"] = True

@@ -20,7 +20,7 @@ from app.rules import PROFILES, RecordError
 from app.security import Response
 from app.services import confirm, links, queries
 from app.services import games as games_service
-from app.services.errors import InputError
+from app.services.errors import BadInput
 from app.web import changelog
 from app.web.auth import actor, game_access, user
 from app.web.chart import legend, progression_svg
@@ -107,7 +107,7 @@ def new() -> Any:
             game = games_service.start_game(
                 get_session(), profile=profile, players=form.players(), first_seat=first,
                 options=form.options_for(profile), who=actor(), scorer_id=_user_id(), pins=form.pins())
-        except (RecordError, InputError) as e:
+        except (RecordError, BadInput) as e:
             form.form_errors.append(str(e))
         else:
             if first is None:
@@ -271,7 +271,7 @@ def import_record() -> Any:
         try:
             data = games_service.read_record_file(form.record.data.read())
             game = games_service.import_game(get_session(), data, who=actor(), scorer_id=_user_id())
-        except (RecordError, InputError) as e:
+        except (RecordError, BadInput) as e:
             error = e
         else:
             flash(_("Game imported."))

@@ -18,7 +18,7 @@ from app.security import id_arg
 from app.services import entry, queries
 from app.services import hands as hands_service
 from app.services import setup as setup_service
-from app.services.errors import ConflictError, InputError, NothingChanged
+from app.services.errors import BadInput, ConflictError, NothingChanged
 from app.web.auth import actor, director_reason
 from app.web.games import lang, load_game_or_404
 from app.web.messages import field_label, translate_error
@@ -91,7 +91,7 @@ def delete_last(game_id: int) -> Any:
         flash(_("Someone else changed this game meanwhile: nothing was deleted. "
                 "Check the sheet and try again."), "conflict")
         return redirect(url_for("games.sheet", game_id=game_id)), 303
-    except (RecordError, InputError) as e:
+    except (RecordError, BadInput) as e:
         flash(str(e), "error")
     else:
         flash(_("The last hand was deleted."))

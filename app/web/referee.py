@@ -19,12 +19,12 @@ from markupsafe import Markup
 from app.db import get_session
 from app.forms.referee import RulingForm, SaveTricksForm, seat_choices
 from app.rules import RecordError
-from app.rules.errors import InputError as EngineInputError
+from app.rules.errors import InputError
 from app.security import id_arg
 from app.services import entry, queries
 from app.services import referee as svc
 from app.services import setup as setup_service
-from app.services.errors import ConflictError, InputError, NothingChanged
+from app.services.errors import BadInput, ConflictError, NothingChanged
 from app.web import referee_view as view_of
 from app.web.auth import actor, director_reason
 from app.web.games import lang, load_game_or_404
@@ -106,12 +106,12 @@ def _tricks(game: Any, index: int, taken: bool = False) -> Any:
     try:
         deal = svc.deal_from_params(args)
         deal_problem = view_of.check_deal(profile, deal, ctx.players) if deal is not None else None
-    except EngineInputError as e:
+    except InputError as e:
         deal, deal_problem = None, view_of.input_message(e)
     try:
         plays = svc.parse_card_list(args.get("plays"))
         plays_problem = None
-    except EngineInputError as e:
+    except InputError as e:
         plays, plays_problem = [], _("The cards in the address could not be read (%(msg)s); "
                                       "start the hand again.", msg=view_of.input_message(e))
     if args.get("step") == "deal" or "dealt" in args or deal_problem:
@@ -211,7 +211,7 @@ def _add_typed_card(game: Any, index: int, ctx: entry.Context, page: dict[str, A
     typed = request.args.get("add", "")[:20]
     try:
         card = svc.parse_card(typed)
-    except EngineInputError as e:
+    except InputError as e:
         page["errors"]["add"] = [view_of.input_message(e)]
         page["typed"] = typed
         return None
@@ -270,7 +270,7 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
             get_session(), game, min(form.version.data or 0, game.version), lang())
         form.version.data = game.version
         return final, form, None, 409
-    except InputError as e:
+    except BadInput as e:
         errors.setdefault("__all__", []).append(e.message)
         return final, form, None, 400
     except NothingChanged:

@@ -12,7 +12,7 @@ from app.forms.lists import ConfirmForm, SeasonForm
 from app.rules import PROFILES
 from app.services import seasons as seasons_service
 from app.services import standings
-from app.services.errors import InputError
+from app.services.errors import BadInput
 from app.web.games import lang
 
 bp = Blueprint("seasons", __name__)
@@ -32,7 +32,7 @@ def _save(form: SeasonForm, season: Any = None) -> Any:
     try:
         return seasons_service.save_season(get_session(), name=form.name.data, starts_on=form.starts_on.data,
                                            ends_on=form.ends_on.data, season=season)
-    except InputError as e:
+    except BadInput as e:
         form[e.field].errors = [*form[e.field].errors, e.message]
         return None
 

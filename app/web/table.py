@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from app.db import get_session
 from app.forms.auth import LogoutForm as PostForm  # a form with only its CSRF token
 from app.services import confirm, links
-from app.services.errors import ForbiddenError, InputError
+from app.services.errors import BadInput, ForbiddenError
 from app.web.auth import game_access, limiter, user
 from app.web.games import load_game_or_404
 
@@ -52,7 +52,7 @@ def confirm_sheet(game_id: int) -> Any:
             confirm.confirm_by_pin(get_session(), game, seat, pin, u)
         else:
             confirm.confirm_by_account(get_session(), game, seat, u)
-    except InputError as e:
+    except BadInput as e:
         return _confirm_page(game, e.message, 422)
     players = game.record["players"]
     flash(_("%(name)s confirmed the sheet.", name=players[seat]))

@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from app.db import get_session
 from app.forms.auth import NewUserForm
 from app.services import accounts
-from app.services.errors import InputError
+from app.services.errors import BadInput
 
 bp = Blueprint("users", __name__)
 
@@ -23,7 +23,7 @@ def index() -> Any:
         try:
             user = accounts.create_user(session, form.username.data, form.password.data, form.role.data,
                                         player=(form.player.data or "").strip() or None)
-        except InputError as e:
+        except BadInput as e:
             field = getattr(form, e.field, form.username)
             field.errors = [*field.errors, e.message]
         else:

@@ -54,9 +54,7 @@ def test_templates_are_found():
 
 def test_no_engine_error_is_built_from_a_finished_message():
     bare = [where for where, call in _calls()
-            if isinstance(call.func, ast.Name) and call.func.id in ERRORS
-            # the services' own InputError (an unreadable upload) is not an engine error
-            and not (where.startswith("services/") and call.func.id == "InputError")]
+            if isinstance(call.func, ast.Name) and call.func.id in ERRORS]
     assert bare == [], "build engine errors with XError.of(field, code, template, **params)"
 
 
