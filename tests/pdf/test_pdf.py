@@ -262,6 +262,42 @@ def test_injected_image_is_refused_by_the_render(pdf_app: Any) -> None:
     assert any("etc/passwd" in u for u in fetcher.refused)
 
 
+def test_renders_share_one_font_configuration(pdf_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh FontConfiguration reloads fontconfig and a Pango font map: made once per process."""
+    import weasyprint.text.fonts
+
+    from app import pdf
+
+    made = []
+    original = weasyprint.text.fonts.FontConfiguration
+    monkeypatch.setattr(weasyprint.text.fonts, "FontConfiguration",
+                        lambda: made.append(1) or original())
+    monkeypatch.setattr(pdf, "_font_config", None)
+    for _ in range(3):
+        assert pdf.render_pdf("<!doctype html><p>x</p>").startswith(b"%PDF-")
+    assert made == [1] and pdf.font_config() is pdf.font_config()
+
+
+def test_the_collector_is_paused_during_a_render_only(pdf_app: Any) -> None:
+    import gc
+
+    from app.pdf import render_pdf
+
+    seen = []
+    assert gc.isenabled()
+    render_pdf("<!doctype html><p>x</p>", progress=lambda stage, pages: seen.append(gc.isenabled()))
+    assert seen == [False, False] and gc.isenabled()
+    gc.disable()
+    try:  # a caller that had it off keeps it off
+        render_pdf("<!doctype html><p>x</p>")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(ZeroDivisionError):  # a failed render gives the collector back too
+        render_pdf("<!doctype html><p>x</p>", progress=lambda stage, pages: 1 / 0)
+    assert gc.isenabled()
+
+
 def test_text_is_selectable_with_suit_glyphs(sheets: dict[str, Any]) -> None:
     text = text_of(sheets["rifki"].data)
     assert any(s in text for s in "♠♥♦♣")
