@@ -94,7 +94,7 @@ def play_rules(profile: Profile, options: Options, contract: Contract) -> PlayRu
     return rules
 
 
-def judge_play(r: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+def judge_play(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
                holding: int, broken: int) -> tuple[str, int] | None:
     """The rule a play breaks and the held cards that prove it, or None.
 
@@ -102,73 +102,73 @@ def judge_play(r: PlayRules, trump: int, trick_no: int, trick: list[int], card: 
     player's cards before this play (the card included), ``broken`` the cards played in
     earlier tricks of the hand, ``trump`` the trump suit or -1.
     """
-    cs = SUIT_OF[card]
+    card_suit = SUIT_OF[card]
     if not trick:                                       # leading
-        if r.hearts_lead and cs == HEARTS and not (r.hearts_breakable and broken & HEARTS_MASK):
+        if rules.hearts_lead and card_suit == HEARTS and not (rules.hearts_breakable and broken & HEARTS_MASK):
             other = holding & ~HEARTS_MASK
             if other:
                 return "hearts-lead", other
-        if r.kh_lead and card == KH:
+        if rules.kh_lead and card == KH:
             other = holding & ~KH_BIT
             if other:
                 return "kh-lead", other
-        if r.trump_lead and cs == trump and not broken & SUIT_MASK[trump]:
+        if rules.trump_lead and card_suit == trump and not broken & SUIT_MASK[trump]:
             other = holding & ~SUIT_MASK[trump]
             if other:
                 return "trump-lead", other
         return None
     led_suit = SUIT_OF[trick[0]]
     same = holding & SUIT_MASK[led_suit]
-    cbit = BIT[card]
+    card_bit = BIT[card]
     if same:                                            # able to follow
-        if cs != led_suit:
+        if card_suit != led_suit:
             return "follow-suit", same
-        if r.trump_mode == TRUMP_FIESTA and led_suit == trump:
+        if rules.trump_mode == TRUMP_FIESTA and led_suit == trump:
             above = same & ABOVE[max(c for c in trick if SUIT_OF[c] == trump)]
-            if above and not cbit & above:
+            if above and not card_bit & above:
                 return "must-head-trump", above
             return None
-        if r.penalty_drop or r.must_overtake:
+        if rules.penalty_drop or rules.must_overtake:
             top = max(c for c in trick if SUIT_OF[c] == led_suit)
-            if r.penalty_drop:
-                below = same & r.penalty_mask & BELOW[top]
+            if rules.penalty_drop:
+                below = same & rules.penalty_mask & BELOW[top]
                 if below:
-                    return None if cbit & below else ("penalty-drop", below)
-            if r.must_overtake and not (trump >= 0 and led_suit != trump
+                    return None if card_bit & below else ("penalty-drop", below)
+            if rules.must_overtake and not (trump >= 0 and led_suit != trump
                                         and any(SUIT_OF[c] == trump for c in trick)):
                 above = same & ABOVE[top]
-                if above and not cbit & above:
+                if above and not card_bit & above:
                     return "must-overtake", above
         return None
     # void in the led suit
-    if r.kh_discard_from and trick_no >= r.kh_discard_from and holding & KH_BIT and card != KH:
+    if rules.kh_discard_from and trick_no >= rules.kh_discard_from and holding & KH_BIT and card != KH:
         return "kh-discard", KH_BIT
-    if r.kh_first_trick and trick_no == 1 and card == KH:
+    if rules.kh_first_trick and trick_no == 1 and card == KH:
         # Illegal whatever else the player held (RULES.md §4): trick 1 always leaves other
         # cards. Without the deal they may stay unseen (the K♥ ends the hand), and then
         # the K♥ itself is the evidence.
         return "kh-first-trick", (holding & ~KH_BIT) or KH_BIT
-    if r.hearts_first_trick and trick_no == 1 and cs == HEARTS:
+    if rules.hearts_first_trick and trick_no == 1 and card_suit == HEARTS:
         other = holding & ~HEARTS_MASK
         if other:
             return "hearts-first-trick", other
-    if r.trump_mode:
+    if rules.trump_mode:
         trumps = holding & SUIT_MASK[trump]
         if trumps:
             on_table = [c for c in trick if SUIT_OF[c] == trump]
-            if r.trump_mode == TRUMP_FIESTA and on_table:
+            if rules.trump_mode == TRUMP_FIESTA and on_table:
                 above = trumps & ABOVE[max(on_table)]
-                if above and not cbit & above:
+                if above and not card_bit & above:
                     return "must-overtrump", above
-            elif cs != trump:
+            elif card_suit != trump:
                 return "must-trump", trumps
-    if r.penalty_mask:
-        if r.penalty_heart:
-            if holding & KH_BIT and cs != HEARTS:
+    if rules.penalty_mask:
+        if rules.penalty_heart:
+            if holding & KH_BIT and card_suit != HEARTS:
                 return "penalty-discard", holding & HEARTS_MASK
         else:
-            penalty = holding & r.penalty_mask
-            if penalty and not cbit & penalty:
+            penalty = holding & rules.penalty_mask
+            if penalty and not card_bit & penalty:
                 return "penalty-discard", penalty
     return None
 
@@ -177,13 +177,13 @@ def trick_winner(trick: list[int], trump: int) -> int:
     """The position (0-3) of the card that wins the trick."""
     best = trick[0]
     pos = 0
-    for i in (1, 2, 3):
-        c = trick[i]
-        if SUIT_OF[c] == SUIT_OF[best]:
-            if c > best:
-                best, pos = c, i
-        elif SUIT_OF[c] == trump:
-            best, pos = c, i
+    for position in (1, 2, 3):
+        card = trick[position]
+        if SUIT_OF[card] == SUIT_OF[best]:
+            if card > best:
+                best, pos = card, position
+        elif SUIT_OF[card] == trump:
+            best, pos = card, position
     return pos
 
 
@@ -276,84 +276,84 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
     if len(tricks) > n_tricks:
         # an early end before the last trick is reported where it happens, below
         early_end = _early_end(tricks, leader, trump, scoring) if early else None
-        t = early_end if early_end is not None else n_tricks
+        index = early_end if early_end is not None else n_tricks
         if early_end is not None:
-            raise InputError.of(f"{fld}[{t}]", "hand-over", "trick %(n)s comes after the end of "
-                                "the hand (the hand ended early)", n=t + 1)
-        raise InputError.of(f"{fld}[{t}]", "hand-over", "trick %(n)s comes after the end of "
-                            "the hand (the hand has no more tricks)", n=t + 1)
+            raise InputError.of(f"{fld}[{index}]", "hand-over", "trick %(n)s comes after the end of "
+                                "the hand (the hand ended early)", n=index + 1)
+        raise InputError.of(f"{fld}[{index}]", "hand-over", "trick %(n)s comes after the end of "
+                            "the hand (the hand has no more tricks)", n=index + 1)
     # module tables as locals: this loop runs for every trick of every hand
-    bit, suit_of, judge = BIT, SUIT_OF, judge_play
+    bit_of, suit_of, judge = BIT, SUIT_OF, judge_play
     # per led suit: the cards a follower / a void player must hold for a rule to concern him
     follow_by_suit = referee.follow_by_suit
     void_by_suit = referee.void_by_suit
-    for t, trick in enumerate(tricks):
+    for index, trick in enumerate(tricks):
         if over:
-            if played.bit_count() != 4 * t:      # a card played twice comes first
+            if played.bit_count() != 4 * index:      # a card played twice comes first
                 _first_card_problem(tricks, leaders, deal, fld, names)
-            raise InputError.of(f"{fld}[{t}]", "hand-over", "trick %(n)s comes after the end of "
-                                "the hand (the hand ended early)", n=t + 1)
+            raise InputError.of(f"{fld}[{index}]", "hand-over", "trick %(n)s comes after the end of "
+                                "the hand (the hand ended early)", n=index + 1)
         leaders.append(seat)
-        a, b, c, d = trick
-        s1, s2, s3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
-        ba, bb, bc, bd = bit[a], bit[b], bit[c], bit[d]
-        sa, sb, sc, sd = suit_of[a], suit_of[b], suit_of[c], suit_of[d]
-        mask = ba | bb | bc | bd
+        card0, card1, card2, card3 = trick
+        seat1, seat2, seat3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
+        bit0, bit1, bit2, bit3 = bit_of[card0], bit_of[card1], bit_of[card2], bit_of[card3]
+        suit0, suit1, suit2, suit3 = suit_of[card0], suit_of[card1], suit_of[card2], suit_of[card3]
+        mask = bit0 | bit1 | bit2 | bit3
         if holding is not None:
             # Each card must be in its player's deal (a card played twice is caught by a
             # count after the loop); a seat's cards before this trick: its deal less what
             # has been played.
-            if not (holding[seat] & ba and holding[s1] & bb and holding[s2] & bc
-                    and holding[s3] & bd):
-                _first_card_problem(tricks[:t + 1], leaders, deal, fld, names)
+            if not (holding[seat] & bit0 and holding[seat1] & bit1 and holding[seat2] & bit2
+                    and holding[seat3] & bit3):
+                _first_card_problem(tricks[:index + 1], leaders, deal, fld, names)
             # Only plays that some rule of this contract could concern are judged: a lead
             # of a card the lead rules name, a follower holding cards the follow rules name,
             # a void follower holding cards the void rules name (or revoking).
-            np = ~played
-            fm = follow_by_suit[sa] & np
-            vm = void_by_suit[sa] & np
-            if ba & lead_mask:
-                h = holding[seat] & np
-                v = judge(rules, trump, t + 1, [], a, h, played)
-                if v is not None:
-                    found.append((t, seat, a, v[0], v[1] & h))
-            if holding[s1] & (fm if sb == sa else vm):
-                h = holding[s1] & np
-                v = judge(rules, trump, t + 1, [a], b, h, played)
-                if v is not None:
-                    found.append((t, s1, b, v[0], v[1] & h))
-            if holding[s2] & (fm if sc == sa else vm):
-                h = holding[s2] & np
-                v = judge(rules, trump, t + 1, [a, b], c, h, played)
-                if v is not None:
-                    found.append((t, s2, c, v[0], v[1] & h))
-            if holding[s3] & (fm if sd == sa else vm):
-                h = holding[s3] & np
-                v = judge(rules, trump, t + 1, [a, b, c], d, h, played)
-                if v is not None:
-                    found.append((t, s3, d, v[0], v[1] & h))
+            unplayed = ~played
+            follow_held = follow_by_suit[suit0] & unplayed
+            void_held = void_by_suit[suit0] & unplayed
+            if bit0 & lead_mask:
+                held = holding[seat] & unplayed
+                broken_rule = judge(rules, trump, index + 1, [], card0, held, played)
+                if broken_rule is not None:
+                    found.append((index, seat, card0, broken_rule[0], broken_rule[1] & held))
+            if holding[seat1] & (follow_held if suit1 == suit0 else void_held):
+                held = holding[seat1] & unplayed
+                broken_rule = judge(rules, trump, index + 1, [card0], card1, held, played)
+                if broken_rule is not None:
+                    found.append((index, seat1, card1, broken_rule[0], broken_rule[1] & held))
+            if holding[seat2] & (follow_held if suit2 == suit0 else void_held):
+                held = holding[seat2] & unplayed
+                broken_rule = judge(rules, trump, index + 1, [card0, card1], card2, held, played)
+                if broken_rule is not None:
+                    found.append((index, seat2, card2, broken_rule[0], broken_rule[1] & held))
+            if holding[seat3] & (follow_held if suit3 == suit0 else void_held):
+                held = holding[seat3] & unplayed
+                broken_rule = judge(rules, trump, index + 1, [card0, card1, card2], card3, held, played)
+                if broken_rule is not None:
+                    found.append((index, seat3, card3, broken_rule[0], broken_rule[1] & held))
         else:
-            seen[seat] |= ba
-            seen[s1] |= bb
-            seen[s2] |= bc
-            seen[s3] |= bd
+            seen[seat] |= bit0
+            seen[seat1] |= bit1
+            seen[seat2] |= bit2
+            seen[seat3] |= bit3
         played |= mask
         # the winner: highest trump, else highest card of the led suit
-        best, pos, bs = a, 0, sa
-        if sb == bs:
-            if b > best:
-                best, pos = b, 1
-        elif sb == trump:
-            best, pos, bs = b, 1, sb
-        if sc == bs:
-            if c > best:
-                best, pos = c, 2
-        elif sc == trump:
-            best, pos, bs = c, 2, sc
-        if sd == bs:
-            if d > best:
+        best, pos, best_suit = card0, 0, suit0
+        if suit1 == best_suit:
+            if card1 > best:
+                best, pos = card1, 1
+        elif suit1 == trump:
+            best, pos, best_suit = card1, 1, suit1
+        if suit2 == best_suit:
+            if card2 > best:
+                best, pos = card2, 2
+        elif suit2 == trump:
+            best, pos, best_suit = card2, 2, suit2
+        if suit3 == best_suit:
+            if card3 > best:
                 pos = 3
-        elif sd == trump:
+        elif suit3 == trump:
             pos = 3
         seat = (seat + pos) & 3
         winners.append(seat)
@@ -376,16 +376,16 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
                             "until trick %(last)s", n=len(tricks), last=n_tricks)
     if holding is None:                 # without the deal: what later plays prove
         before = 0
-        for t, trick in enumerate(tricks):
-            referee.trick(t, trick, leaders[t], seen, before, found)
+        for index, trick in enumerate(tricks):
+            referee.trick(index, trick, leaders[index], seen, before, found)
             before |= BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
     outcome = PlayOutcome(winners, leaders, captured, tricks_won, last_two,
                           over and len(tricks) < n_tricks)
-    for t, s, c, rule, proof in found:
-        evidence = evidence_texts(proof, _played_at(tricks, leaders, s))
-        name = names[s] if names else f"seat {s}"
-        outcome.violations.append(Violation(t + 1, s, str(Card(c)), rule,
-                                            describe(rule, name, c, t + 1, evidence), evidence))
+    for index, who, card, rule, proof in found:
+        evidence = evidence_texts(proof, _played_at(tricks, leaders, who))
+        name = names[who] if names else f"seat {who}"
+        outcome.violations.append(Violation(index + 1, who, str(Card(card)), rule,
+                                            describe(rule, name, card, index + 1, evidence), evidence))
     return outcome
 
 
@@ -426,7 +426,7 @@ class _Referee:
             for s in range(4))
         self.void_by_suit = tuple(SUIT_MASK[s] | self.void_mask for s in range(4))
 
-    def trick(self, t: int, trick: list[int], lead: int, cards: list[int], before: int,
+    def trick(self, index: int, trick: list[int], lead: int, cards: list[int], before: int,
               found: list[tuple[int, int, int, str, int]]) -> None:
         """Judges one trick; ``cards[s] & ~before`` is what seat s holds as it begins.
 
@@ -436,26 +436,26 @@ class _Referee:
         a revoke stays hidden the rule reported is the void rule the known cards prove.
         """
         rules, trump = self.rules, self.trump
-        ls = SUIT_OF[trick[0]]
-        lmask = SUIT_MASK[ls]
-        follow = self.follow_by_suit[ls]
+        led = SUIT_OF[trick[0]]
+        led_mask = SUIT_MASK[led]
+        follow = self.follow_by_suit[led]
         for pos in range(4):
-            c = trick[pos]
-            s = (lead + pos) & 3
-            h = cards[s] & ~before
-            v = None
+            card = trick[pos]
+            seat = (lead + pos) & 3
+            held = cards[seat] & ~before
+            broken_rule = None
             if pos == 0:
                 if self.lead_rules:
-                    v = judge_play(rules, trump, t + 1, [], c, h, before)
-            elif SUIT_OF[c] == ls:
-                if h & follow:
-                    v = judge_play(rules, trump, t + 1, trick[:pos], c, h, before)
-            elif h & lmask:
-                v = ("follow-suit", h & lmask)
+                    broken_rule = judge_play(rules, trump, index + 1, [], card, held, before)
+            elif SUIT_OF[card] == led:
+                if held & follow:
+                    broken_rule = judge_play(rules, trump, index + 1, trick[:pos], card, held, before)
+            elif held & led_mask:
+                broken_rule = ("follow-suit", held & led_mask)
             elif self.void_rules:
-                v = judge_play(rules, trump, t + 1, trick[:pos], c, h, before)
-            if v is not None:
-                found.append((t, s, c, v[0], v[1] & h))
+                broken_rule = judge_play(rules, trump, index + 1, trick[:pos], card, held, before)
+            if broken_rule is not None:
+                found.append((index, seat, card, broken_rule[0], broken_rule[1] & held))
 
 
 _REFEREES: dict[tuple[int, int], _Referee] = {}
@@ -476,48 +476,48 @@ def _first_card_problem(tricks: list[list[int]], leaders: list[int], deal: list[
     """The slow path: names the first card, in play order, that is played twice or was not
     dealt to its player (``leaders`` covers the tricks given)."""
     played = 0
-    for t, trick in enumerate(tricks):
-        played = _check_cards(trick, leaders[t], played, deal, fld, t, names)
+    for index, trick in enumerate(tricks):
+        played = _check_cards(trick, leaders[index], played, deal, fld, index, names)
     raise AssertionError("unreachable: no card problem")  # pragma: no cover
 
 
 def _check_cards(trick: list[int], seat: int, played: int, deal: list[int] | None, fld: str,
-                 t: int, names: list[str] | None) -> int:
+                 index: int, names: list[str] | None) -> int:
     """Says which card of the trick is played twice or was not dealt; returns the cards
     played so far."""
     for pos in range(4):
-        c = trick[pos]
-        b = BIT[c]
-        s = (seat + pos) & 3
-        if played & b:
-            raise InputError.of(f"{fld}[{t}][{pos}]", "card-twice", "%(card)s is played twice",
-                                card=str(Card(c)))
-        if deal is not None and not deal[s] & b:
+        card = trick[pos]
+        card_bit = BIT[card]
+        who = (seat + pos) & 3
+        if played & card_bit:
+            raise InputError.of(f"{fld}[{index}][{pos}]", "card-twice", "%(card)s is played twice",
+                                card=str(Card(card)))
+        if deal is not None and not deal[who] & card_bit:
             if names:
-                raise InputError.of(f"{fld}[{t}][{pos}]", "card-not-held", "%(card)s is not in "
+                raise InputError.of(f"{fld}[{index}][{pos}]", "card-not-held", "%(card)s is not in "
                                     "the hand dealt to seat %(seat)s (%(name)s)",
-                                    card=str(Card(c)), seat=s, name=names[s])
-            raise InputError.of(f"{fld}[{t}][{pos}]", "card-not-held",
+                                    card=str(Card(card)), seat=who, name=names[who])
+            raise InputError.of(f"{fld}[{index}][{pos}]", "card-not-held",
                                 "%(card)s is not in the hand dealt to seat %(seat)s",
-                                card=str(Card(c)), seat=s)
-        played |= b
+                                card=str(Card(card)), seat=who)
+        played |= card_bit
     return played
 
 
 def _early_end(tricks: list[list[int]], leader: int, trump: int, scoring: int) -> int | None:
     """The index of the trick after which every scoring card is taken, if before the last."""
     taken = 0
-    for t, trick in enumerate(tricks[:-1]):
-        for c in trick:
-            taken |= BIT[c]
+    for index, trick in enumerate(tricks[:-1]):
+        for card in trick:
+            taken |= BIT[card]
         if taken & scoring == scoring:
-            return t + 1
+            return index + 1
     return None
 
 
 def _played_at(tricks: list[list[int]], leaders: list[int], seat: int) -> dict[int, int]:
     """Card -> the trick (1-based) where ``seat`` played it."""
     out = {}
-    for t, trick in enumerate(tricks):
-        out[trick[(seat - leaders[t]) & 3]] = t + 1
+    for index, trick in enumerate(tricks):
+        out[trick[(seat - leaders[index]) & 3]] = index + 1
     return out
