@@ -69,9 +69,49 @@ def _child(fld: str, key: object) -> str:
     return f"{fld}.{key}" if fld else str(key)
 
 
+def _plainly_fine(data: object) -> bool:
+    """True when the JSON value holds nothing :func:`check_value` refuses, found without
+    building a field path per value (the walk every record takes); False when something may
+    be wrong or unusual (then the careful walk names it)."""
+    if type(data) is not dict and type(data) is not list:
+        return False
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        value, depth = pop()
+        if depth > DEPTH_MAX:
+            return False
+        if type(value) is dict:
+            for key in value:
+                if type(key) is not str or len(key) > TEXT_MAX or not (key.isascii()
+                                                                       and key.isprintable()):
+                    return False
+            items = value.values()
+        else:
+            items = value
+        for item in items:
+            kind = type(item)
+            if kind is str:
+                if len(item) > TEXT_MAX or not (item.isascii() and item.isprintable()):
+                    try:
+                        check_text(item, "")
+                    except InputError:
+                        return False
+            elif kind is int:
+                if not -INT_MAX <= item <= INT_MAX:
+                    return False
+            elif kind is dict or kind is list:
+                push((item, depth + 1))
+            elif item is not None and kind is not bool:
+                return False
+    return True
+
+
 def check_value(data: object, fld: str = "") -> None:
     """The whole JSON value walked once (no recursion): InputError at the first container
     nested too deeply, number too large or text that no field may hold."""
+    if _plainly_fine(data):
+        return
     stack: list[tuple[object, str, int]] = [(data, fld, 1)]
     while stack:
         value, where, depth = stack.pop()
