@@ -30,7 +30,7 @@ def fingerprint(record: dict[str, Any]) -> str:
 
 def score_record(data: object) -> dict[str, Any]:
     """The score report (RECORD.md) of a record; RecordError for any defect."""
-    return build_report(load(data, link=False))
+    return build_report(load(data))
 
 
 __all__ = ["PROFILES", "Contract", "GameResult", "HandResult", "InputError", "NextHand",

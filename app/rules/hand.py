@@ -110,7 +110,7 @@ class HandState:
         evidence = evidence_texts(proof & h, {})
         return Violation(len(w["tricks"]) + 1, seat, str(Card(c)), rule,
                          describe(rule, self.names[seat], c, len(w["tricks"]) + 1, evidence),
-                         evidence)
+                         tuple(evidence))
 
     def can_play(self, card: str | int) -> bool:
         return self.why_illegal(card) is None

@@ -187,14 +187,14 @@ def trick_winner(trick: list[int], trump: int) -> int:
     return pos
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Violation:
     trick: int          # 1-based
     seat: int
     card: str
     rule: str
     message: str
-    evidence: list[str]
+    evidence: tuple[str, ...]
 
     def as_dict(self) -> dict[str, object]:
         return {"trick": self.trick, "seat": self.seat, "card": self.card, "rule": self.rule,
@@ -385,7 +385,8 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
         evidence = evidence_texts(proof, _played_at(tricks, leaders, who))
         name = names[who] if names else f"seat {who}"
         outcome.violations.append(Violation(index + 1, who, str(Card(card)), rule,
-                                            describe(rule, name, card, index + 1, evidence), evidence))
+                                            describe(rule, name, card, index + 1, evidence),
+                                            tuple(evidence)))
     return outcome
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime
 from functools import reduce
 from operator import or_
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from app.rules.auction import OTHER_433_POINTS, OWNER_433_POINTS, AuctionOutcome, run_auction
@@ -18,7 +18,7 @@ from app.rules.cards import BIT, HEARTS_MASK, cards_of
 from app.rules.errors import InputError, RecordError, RuleError, SumError, Term, contract_term
 from app.rules.errors import element as element_term
 from app.rules.limits import NAME_MAX, REASON_MAX, REPLAY_MAX, check_value, clean_text
-from app.rules.play import PlayRules, Violation, play_out, play_rules
+from app.rules.play import PlayOutcome, PlayRules, Violation, play_out, play_rules
 from app.rules.profiles import (RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_QUOTA, Contract,
                                 Options, Profile, full_counts, get_profile)
 from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_KEYS,
@@ -28,22 +28,24 @@ from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_
 from app.rules.schedule import Slot, slot_for
 from app.rules.scoring import card_counts, hand_points
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Ruling:
     kind: str = "as-played"
     seat: int | None = None
-    points: list[int] | None = None
+    points: tuple[int, ...] | None = None
     reason: str | None = None
     by: str | None = None
     at: str | None = None
 
 
-#: The default ruling, shared (rulings are never changed in place).
+#: The default ruling, shared (a value: nothing changes it).
 AS_PLAYED = Ruling()
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class HandResult:
+    """One hand replayed: a value, built once when the hand is read (never changed)."""
+
     index: int
     number: int
     contract: Contract
@@ -54,29 +56,29 @@ class HandResult:
     declarer: int | None
     leader: int | None
     bid: str | None
-    auction: list[str]
+    auction: tuple[str, ...]
     mode: str
-    played_points: list[int]      # as played, before any ruling
-    points: list[int]             # after the ruling
-    payments: list[int]
+    played_points: tuple[int, ...]      # as played, before any ruling
+    points: tuple[int, ...]             # after the ruling
+    payments: tuple[int, ...]
     total: int
     expected_total: int
     counted: bool
     ruling: Ruling
-    counts: dict[str, list[int]]  # per element, per seat (as entered or derived)
-    # Sequences default to a shared empty tuple (never changed in place): a hand entered as
-    # counts creates no lists it does not use.
-    trick_cards: Sequence[list[int]] = ()   # as played, card numbers
-    trick_winners: Sequence[int] = ()
-    trick_leaders: Sequence[int] = ()
+    # per element, per seat (as entered or derived); read it, never change it
+    counts: Mapping[str, Sequence[int]]
+    running_totals: tuple[int, ...]
+    # A hand entered as counts keeps the shared empty tuples: it builds nothing it does not use.
+    trick_cards: tuple[Sequence[int], ...] = ()   # as played, card numbers
+    trick_winners: tuple[int, ...] = ()
+    trick_leaders: tuple[int, ...] = ()
     tricks_played: int = 0
     ended_early: bool = False
-    captured_masks: list[int] | None = None   # scoring cards each seat took (bit sets)
-    deal_order: list[list[str]] | None = None  # the deal as entered (checked card texts)
-    entry: Any = None                          # the canonical counts / captures entry
+    captured_masks: tuple[int, ...] | None = None   # scoring cards each seat took (bit sets)
+    deal_order: tuple[Sequence[str], ...] | None = None  # the deal as entered (checked card texts)
+    entry: Any = None                                # the canonical counts / captures entry
     made_king: bool = False
-    violations: Sequence[Violation] = ()
-    running_totals: list[int] = field(default_factory=list)
+    violations: tuple[Violation, ...] = ()
 
     @property
     def tricks(self) -> list[list[str]]:
@@ -109,7 +111,7 @@ class HandResult:
         return self.total - self.expected_total
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class NextHand:
     number: int
     contract: str | None
@@ -120,50 +122,45 @@ class NextHand:
     fiesta: bool
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Record:
-    """A record read and checked: its header, its hands and the canonical JSON value."""
+    """A record read and checked: its header and its hands as given (the canonical JSON value
+    is :meth:`GameResult.canonical_record`, which knows the hands replayed)."""
 
     profile: Profile
     options: Options
-    players: list[str]
+    players: tuple[str, ...]
     first_seat: int
-    header: dict[str, Any]
-    raw_hands: list[Any]
-    result: "GameResult | None" = field(default=None, repr=False, compare=False)
-    _data: dict[str, Any] | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def data(self) -> dict[str, Any]:
-        """The canonical JSON value (cards canonical, keys as given)."""
-        if self._data is None:
-            result = self.result if self.result is not None else load(self.raw_data())
-            data = dict(self.header)
-            data["hands"] = [canonical_hand(raw, h)
-                             for raw, h in zip(self.raw_hands, result.hands)]
-            self._data = data
-        return self._data
+    header: Mapping[str, Any]
+    raw_hands: tuple[Any, ...]
 
     def raw_data(self) -> dict[str, Any]:
-        return {**self.header, "hands": self.raw_hands}
-
-    def to_json(self) -> dict[str, Any]:
-        return self.data
+        return {**self.header, "hands": list(self.raw_hands)}
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class GameResult:
+    """A record replayed: a value (callers may keep and share it; nothing changes it)."""
+
     record: Record
     profile: Profile
     options: Options
-    hands: list[HandResult]
-    totals: list[int]
+    hands: tuple[HandResult, ...]
+    totals: tuple[int, ...]
     sum: int
     expected_sum: int
     zero_sum_ok: bool
     complete: bool
-    winners: list[int]
+    winners: tuple[int, ...]
     next: NextHand | None
+
+    def canonical_record(self) -> dict[str, Any]:
+        """The record's canonical JSON value (cards and suits canonical, keys as given): a new
+        dict each call."""
+        data = dict(self.record.header)
+        data["hands"] = [canonical_hand(raw, h)
+                         for raw, h in zip(self.record.raw_hands, self.hands, strict=True)]
+        return data
 
 
 # --- reading the header ------------------------------------------------------------------
@@ -222,6 +219,17 @@ def _header(data: object) -> tuple[Profile, Options, list[str], int, dict[str, A
 
 
 # --- replaying ---------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class _Played:
+    """What a hand entered as tricks gives the builder (internal, never shared)."""
+
+    tricks: list[list[int]]
+    outcome: PlayOutcome
+    counts: dict[str, list[int]]
+    captured_masks: list[int]
+    deal_order: list[list[str]] | None
+
 
 class GameBuilder:
     """Replays hands one by one, keeping the schedule, limits and totals."""
@@ -335,44 +343,72 @@ class GameBuilder:
             raise InputError.of(f"{fld}.deal", "unexpected-key",
                                 "a deal goes with a hand entered as tricks")
         mode = modes[0] if modes else "none"
-        result = HandResult(
-            index=i, number=self.number, contract=contract,
-            trump=suit_text(trump) if trump >= 0 else None, dealer=slot.dealer,
-            owner=slot.owner, chooser=slot.chooser, declarer=declarer, leader=leader, bid=bid,
-            auction=calls, mode=mode, played_points=[0, 0, 0, 0],
-            points=[0, 0, 0, 0], payments=payments, total=0, expected_total=contract.total,
-            counted=True, ruling=AS_PLAYED, counts={})
         n_tricks = profile.n_tricks
+        entry: Any = None
+        counts: dict[str, list[int]] = {}
+        captured_masks: list[int] | None = None
+        played: _Played | None = None
+        tricks_played = 0
         if mode == "counts":
-            result.entry = self._counts(hand["counts"], contract, f"{fld}.counts")
-            result.counts = _counts_of(result.entry, contract)
-            result.tricks_played = n_tricks
+            entry = self._counts(hand["counts"], contract, f"{fld}.counts")
+            counts = _counts_of(entry, contract)
+            tricks_played = n_tricks
         elif mode == "captures":
-            result.entry = self._captures(hand["captures"], contract, f"{fld}.captures",
-                                          result)
-            result.tricks_played = n_tricks
+            entry, counts, captured_masks = self._captures(hand["captures"], contract,
+                                                           f"{fld}.captures")
+            tricks_played = n_tricks
         elif mode == "tricks":
-            self._tricks(hand, contract, trump, leader, fld, result)
+            played = self._tricks(hand, contract, trump, leader, fld)
+            counts, captured_masks = played.counts, played.captured_masks
+            tricks_played = len(played.tricks)
+        number = self.number
+
+        def hand_result(played_points: list[int], points: list[int], counted: bool,
+                        ruling: Ruling, made_king: bool) -> HandResult:
+            """The hand as a value, built once (lists become tuples here, not in loops)."""
+            if played is None:
+                return HandResult(
+                    i, number, contract, suit_text(trump) if trump >= 0 else None, slot.dealer,
+                    slot.owner, slot.chooser, declarer, leader, bid, tuple(calls), mode,
+                    tuple(played_points), tuple(points),
+                    tuple(payments) if counted else (0, 0, 0, 0), sum(points),
+                    contract.total, counted, ruling, counts, tuple(self.totals),
+                    tricks_played=tricks_played, entry=entry, made_king=made_king,
+                    captured_masks=None if captured_masks is None else tuple(captured_masks))
+            outcome = played.outcome
+            return HandResult(
+                i, number, contract, suit_text(trump) if trump >= 0 else None, slot.dealer,
+                slot.owner, slot.chooser, declarer, leader, bid, tuple(calls), mode,
+                tuple(played_points), tuple(points),
+                tuple(payments) if counted else (0, 0, 0, 0), sum(points),
+                contract.total, counted, ruling, counts, tuple(self.totals),
+                tuple(played.tricks), tuple(outcome.winners), tuple(outcome.leaders),
+                tricks_played, outcome.ended_early, tuple(played.captured_masks),
+                None if played.deal_order is None else tuple(played.deal_order),
+                made_king=made_king, violations=tuple(outcome.violations))
+
         if self.problems:
             if "ruling" in hand:
                 try:
                     self._ruling(hand["ruling"], contract, f"{fld}.ruling")
                 except RecordError as e:
                     self.problems.append(e)
-            return result
+            return hand_result([0, 0, 0, 0], [0, 0, 0, 0], True, AS_PLAYED, False)
+        made_king = False
         if contract.played:
-            points = hand_points(contract, result.counts)
+            points = hand_points(contract, counts)
             if contract.trump_game and profile.id == "rifki":
-                result.made_king = n_tricks in result.counts.get("tricks", ())
+                made_king = n_tricks in counts.get("tricks", ())
         else:
             assert slot.owner is not None
             points = [OWNER_433_POINTS if s == slot.owner else OTHER_433_POINTS
                       for s in range(4)]
-        result.played_points = points
+        played_points = points
         # ruling ----------------------------------------------------------------------------
+        ruling = AS_PLAYED
         if "ruling" in hand:
-            result.ruling = self._ruling(hand["ruling"], contract, f"{fld}.ruling")
-        ruling = result.ruling
+            ruling = self._ruling(hand["ruling"], contract, f"{fld}.ruling")
+        counted = True
         if ruling.kind == "charge-offender":
             assert ruling.seat is not None
             points = [contract.total if s == ruling.seat else 0 for s in range(4)]
@@ -386,21 +422,18 @@ class GameBuilder:
                                    "how this deal went (as played, charged or adjusted)",
                                    n=self.number, max=REPLAY_MAX)
             self.replays += 1
-            result.counted = False
-            result.payments = [0, 0, 0, 0]
-        result.points = points
-        result.total = sum(points)
+            counted = False
         # the game --------------------------------------------------------------------------
-        if result.counted:
+        if counted:
             self.replays = 0
             totals = self.totals
             for s in range(4):
-                totals[s] += points[s] + result.payments[s]
+                totals[s] += points[s] + payments[s]
             self.expected_sum += contract.total
             if profile.id == "rifki":
                 self._count_choice(contract, slot)
             self.number += 1
-        result.running_totals = list(self.totals)
+        result = hand_result(played_points, points, counted, ruling, made_king)
         self.hands.append(result)
         return result
 
@@ -648,8 +681,9 @@ class GameBuilder:
                     "of the last two tricks but %(tricks)s tricks in all",
                     seat=s, name=self.players[s], last=counts["last_two"][s], tricks=tricks[s]))
 
-    def _captures(self, value: object, contract: Contract, fld: str,
-                  result: HandResult) -> dict[str, Any]:
+    def _captures(self, value: object, contract: Contract, fld: str
+                  ) -> tuple[dict[str, Any], dict[str, list[int]], list[int]]:
+        """The canonical captures entry, the counts it gives and each seat's scoring cards."""
         caps = need_dict(value, fld)
         scoring = contract.scoring_mask
         allowed = ["cards"] + [e for e in ("tricks", "last_two") if contract.values.get(e)]
@@ -728,12 +762,10 @@ class GameBuilder:
                 self._fail(e)
         out = {k: out[k] for k in caps if k in out}
         self._check_trick_room(counts, contract, fld)
-        result.counts = counts
-        result.captured_masks = masks
-        return out
+        return out, counts, masks
 
     def _tricks(self, hand: dict[str, Any], contract: Contract, trump: int, leader: int | None,
-                fld: str, result: HandResult) -> None:
+                fld: str) -> _Played:
         profile = self.profile
         deck, size, n_tricks = profile.deck, profile.deck_size, profile.n_tricks
         f = f"{fld}.tricks"
@@ -775,16 +807,8 @@ class GameBuilder:
             counts["tricks"] = outcome.tricks_won
         if contract.values.get("last_two"):
             counts["last_two"] = outcome.last_two
-        result.counts = counts
         scoring = contract.scoring_mask
-        result.captured_masks = [m & scoring for m in caps]
-        result.trick_cards = tricks
-        result.trick_winners = outcome.winners
-        result.trick_leaders = outcome.leaders
-        result.tricks_played = len(tricks)
-        result.ended_early = outcome.ended_early
-        result.deal_order = deal_order
-        result.violations = outcome.violations
+        return _Played(tricks, outcome, counts, [m & scoring for m in caps], deal_order)
 
     def _deal_defect(self, items: object, fld: str, seat: int, seen: int) -> None:
         """Names what is wrong with one seat's dealt cards (the slow path)."""
@@ -811,12 +835,16 @@ class GameBuilder:
         if kind not in RULING_KINDS:
             raise InputError.of(f"{fld}.kind", "ruling", "%(value)r is not a ruling (one of "
                                 "%(allowed)s)", value=kind, allowed=", ".join(RULING_KINDS))
-        ruling = Ruling(kind=kind)
+        seat: int | None = None
+        points: tuple[int, ...] | None = None
+        reason: str | None = None
+        by: str | None = None
+        at: str | None = None
         if "seat" in data:
             if kind != "charge-offender":
                 raise InputError.of(f"{fld}.seat", "unexpected-key",
                                     "a seat goes only with charge-offender")
-            ruling.seat = need_seat(data["seat"], f"{fld}.seat")
+            seat = need_seat(data["seat"], f"{fld}.seat")
         elif kind == "charge-offender":
             raise InputError.of(f"{fld}.seat", "missing-key", "missing: the offending seat")
         if kind == "charge-offender" and not contract.negative:
@@ -840,18 +868,18 @@ class GameBuilder:
                 raise SumError.of(f"{fld}.points", "sum",
                                   "the points add up to %(sum)s; this hand's total is %(total)s",
                                   sum=sum(pts), total=contract.total)
-            ruling.points = pts
+            points = tuple(pts)
         elif kind == "adjusted":
             raise InputError.of(f"{fld}.points", "missing-key", "missing: the four adjusted points")
         if "reason" in data:
-            ruling.reason = clean_text(need_str(data["reason"], f"{fld}.reason",
+            reason = clean_text(need_str(data["reason"], f"{fld}.reason",
                                                 nonempty=kind == "adjusted"),
                                        f"{fld}.reason", REASON_MAX)
         elif kind == "adjusted":
             raise InputError.of(f"{fld}.reason", "missing-key",
                                 "missing: an adjusted ruling needs a reason")
         if "by" in data:
-            ruling.by = clean_text(need_str(data["by"], f"{fld}.by"), f"{fld}.by", NAME_MAX)
+            by = clean_text(need_str(data["by"], f"{fld}.by"), f"{fld}.by", NAME_MAX)
         if "at" in data:
             at = need_str(data["at"], f"{fld}.at")
             try:
@@ -859,8 +887,7 @@ class GameBuilder:
             except ValueError:
                 raise InputError.of(f"{fld}.at", "type", "%(value)r is not an ISO-8601 date and time",
                                     value=at) from None
-            ruling.at = at
-        return ruling
+        return Ruling(kind, seat, points, reason, by, at)
 
     # --- the game ------------------------------------------------------------------------
     def next_hand(self) -> NextHand | None:
@@ -874,13 +901,13 @@ class GameBuilder:
         totals = list(self.totals)
         total = sum(totals)
         complete = self.complete
-        winners: list[int] = []
+        winners: tuple[int, ...] = ()
         if complete:
             top = max(totals)
-            winners = [s for s in range(4) if totals[s] == top]
-        return GameResult(record, self.profile, self.options, self.hands, totals, total,
-                          self.expected_sum, total == self.expected_sum, complete, winners,
-                          self.next_hand())
+            winners = tuple(s for s in range(4) if totals[s] == top)
+        return GameResult(record, self.profile, self.options, tuple(self.hands), tuple(totals),
+                          total, self.expected_sum, total == self.expected_sum, complete,
+                          winners, self.next_hand())
 
 
 def canonical_hand(raw: dict[str, Any], h: HandResult) -> dict[str, Any]:
@@ -927,7 +954,7 @@ def _parse_tricks(raw: list[Any], fld: str, deck: int, size: int) -> list[list[i
     return out
 
 
-def _mask(cards: list[int]) -> int:
+def _mask(cards: Sequence[int]) -> int:
     m = 0
     for c in cards:
         m |= BIT[c]
@@ -983,22 +1010,15 @@ def _counts_of(entered: dict[str, Any], contract: Contract) -> dict[str, list[in
 
 # --- the public entry points -------------------------------------------------------------
 
-def load(data: object, link: bool = True) -> GameResult:
-    """Reads, checks and replays a record; the first defect raises RecordError.
-
-    ``link`` lets ``result.record.result`` find the result again (``replay(record)``); the
-    score command does without that reference cycle.
-    """
+def load(data: object) -> GameResult:
+    """Reads, checks and replays a record; the first defect raises RecordError."""
     profile, options, players, first, canonical = _header(data)
     assert isinstance(data, dict)
     builder = GameBuilder(profile, options, players, first)
     for i, raw in enumerate(data["hands"]):
         builder.add(raw, i)
-    record = Record(profile, options, players, first, canonical, data["hands"])
-    result = builder.result(record)
-    if link:
-        record.result = result
-    return result
+    record = Record(profile, options, tuple(players), first, canonical, tuple(data["hands"]))
+    return builder.result(record)
 
 
 def entry_problems(data: object, index: int) -> list[RecordError]:
@@ -1035,19 +1055,18 @@ def parse_record(data: object) -> Record:
 
 
 def normalize_record(data: object) -> dict[str, Any]:
-    return load(data).record.to_json()
+    return load(data).canonical_record()
 
 
 def replay(record: Record) -> GameResult:
-    if record.result is not None:
-        return record.result
     return load(record.raw_data())
 
 
 def builder_for(record: Record) -> GameBuilder:
     """A builder positioned after the record's hands (for what may come next)."""
-    builder = GameBuilder(record.profile, record.options, record.players, record.first_seat)
-    for i, raw in enumerate(record.data["hands"]):
+    builder = GameBuilder(record.profile, record.options, list(record.players),
+                          record.first_seat)
+    for i, raw in enumerate(record.raw_hands):
         builder.add(raw, i)
     return builder
 

@@ -24,7 +24,7 @@ from app.services.results import player_ids_for, result_values, store_results
 def checked_record(data: Any) -> tuple[dict[str, Any], Any]:
     """(canonical record, GameResult) or RecordError."""
     result = load(data)
-    return result.record.to_json(), result
+    return result.canonical_record(), result
 
 
 def status_of(result: Any) -> GameStatus:

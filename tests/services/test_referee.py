@@ -84,7 +84,7 @@ def test_live_violations_are_the_engines_on_a_finished_hand(en: None, seed: int,
         state.play(card)
     live = rv.live_violations(state, PLAYERS)
     assert _key(live) == _key([words.violation_row(v, PLAYERS) for v in engine.violations])
-    assert state.summary()["points"] == engine.played_points
+    assert state.summary()["points"] == list(engine.played_points)
 
 
 def test_revoke_without_the_deal_is_proven_by_a_later_play(en: None) -> None:
