@@ -249,7 +249,7 @@ class PlayOutcome:
     violations: list[Violation] = field(default_factory=list)
 
 
-def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int, leader: int,
+def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int,
              tricks: list[list[int]], deal: list[int] | None, fld: str,
              names: list[str] | None = None) -> PlayOutcome:
     """Plays a hand from its tricks: winners, captures, early end, every violation.
@@ -267,7 +267,7 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
     captured = [0, 0, 0, 0]
     seen = [0, 0, 0, 0]              # cards each seat played
     found: list[tuple[int, int, int, str, int]] = []
-    referee = _referee_for(rules, trump)
+    rules, trump = referee.rules, referee.trump
     holding = deal
     lead_mask = referee.lead_mask
     played = 0
@@ -390,7 +390,7 @@ def play_out(profile: Profile, rules: PlayRules, contract: Contract, trump: int,
     return outcome
 
 
-class _Referee:
+class Referee:
     """Judges the plays of one trick after another, keeping the holdings and what is broken.
 
     Only plays that some rule of this contract could concern reach :func:`judge_play`;
@@ -459,16 +459,16 @@ class _Referee:
                 found.append((index, seat, card, broken_rule[0], broken_rule[1] & held))
 
 
-_REFEREES: dict[tuple[int, int], _Referee] = {}
+_REFEREES: dict[tuple[PlayRules, int], Referee] = {}
 
 
-def _referee_for(rules: PlayRules, trump: int) -> _Referee:
-    """One referee per rules and trump (rules objects live in play_rules' cache for good,
-    so their id is a stable key and saves hashing twelve fields per hand)."""
-    key = (id(rules), trump)
+def referee_for(rules: PlayRules, trump: int) -> Referee:
+    """The referee of these rules and trump: a table of constants, kept by value (the game
+    builder asks once per contract and trump of a game)."""
+    key = (rules, trump)
     referee = _REFEREES.get(key)
-    if referee is None or referee.rules is not rules:
-        referee = _REFEREES[key] = _Referee(rules, trump)
+    if referee is None:
+        referee = _REFEREES[key] = Referee(rules, trump)
     return referee
 
 

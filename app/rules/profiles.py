@@ -6,8 +6,9 @@ whose fields are documented where they are declared.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from app.rules.cards import (DECK_32, DECK_52, HEARTS_MASK, JACKS_MASK, KH_BIT,
@@ -38,6 +39,8 @@ class Contract:
     played: bool = True             # False for 433: no tricks at all
     total: int = 0                  # the fixed hand total
     scoring_mask: int = 0           # the cards that score (the early end waits for them)
+    #: the card elements this contract scores and their cards, in RULES.md order
+    card_elements: tuple[tuple[str, int], ...] = ()
 
     @property
     def negative(self) -> bool:
@@ -47,13 +50,20 @@ class Contract:
         return self.name_en if lang == "en" else self.name_es
 
 
-@cache
-def full_counts(deck_size: int) -> dict[str, int]:
-    """How many of each element one hand holds (RULES.md §0): 8 or 13 tricks and hearts, four
-    of each face, one K♥, the last two tricks. Shared: read it, never change it."""
+def _full_counts(deck_size: int) -> Mapping[str, int]:
     deck_mask = DECK_32 if deck_size == 32 else DECK_52
-    return {"tricks": 8 if deck_size == 32 else 13, "last_two": 2, "kh": 1,
-            "hearts": (HEARTS_MASK & deck_mask).bit_count(), "kings": 4, "queens": 4, "jacks": 4}
+    return MappingProxyType({
+        "tricks": 8 if deck_size == 32 else 13, "last_two": 2, "kh": 1,
+        "hearts": (HEARTS_MASK & deck_mask).bit_count(), "kings": 4, "queens": 4, "jacks": 4})
+
+
+_FULL_COUNTS = {32: _full_counts(32), 52: _full_counts(52)}
+
+
+def full_counts(deck_size: int) -> Mapping[str, int]:
+    """How many of each element one hand holds (RULES.md §0): 8 or 13 tricks and hearts, four
+    of each face, one K♥, the last two tricks (read-only)."""
+    return _FULL_COUNTS[deck_size]
 
 
 def _contract(cid: str, es: str, en: str, deck: int, values: dict[str, int], *,
@@ -67,8 +77,9 @@ def _contract(cid: str, es: str, en: str, deck: int, values: dict[str, int], *,
             scoring |= ELEMENT_CARDS[element] & deck_mask
     if total is None:
         total = 4 * base + sum(v * full[e] for e, v in values.items())
+    card_elements = tuple((e, m) for e, m in ELEMENT_CARDS.items() if values.get(e))
     return Contract(cid, es, en, dict(values), ends_early, trump_game, base, fiesta, played,
-                    total, scoring)
+                    total, scoring, card_elements)
 
 
 @dataclass(frozen=True, slots=True)

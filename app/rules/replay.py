@@ -18,7 +18,7 @@ from app.rules.cards import BIT, HEARTS_MASK, cards_of
 from app.rules.errors import InputError, RecordError, RuleError, SumError, Term, contract_term
 from app.rules.errors import element as element_term
 from app.rules.limits import NAME_MAX, REASON_MAX, REPLAY_MAX, check_value, clean_text
-from app.rules.play import PlayOutcome, PlayRules, Violation, play_out, play_rules
+from app.rules.play import PlayOutcome, Referee, Violation, play_out, play_rules, referee_for
 from app.rules.profiles import (RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_QUOTA, Contract,
                                 Options, Profile, full_counts, get_profile)
 from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_KEYS,
@@ -248,7 +248,7 @@ class GameBuilder:
         self.contract_count: dict[str, int] = {}
         self.seat_penalties = [0, 0, 0, 0]
         self.seat_koz = [0, 0, 0, 0]
-        self.rules_cache: dict[str, PlayRules] = {}
+        self.referees: dict[tuple[str, int], Referee] = {}   # per contract id and trump
         self._slots: list[Slot] | None = None
         #: None: the first defect raises. A list: the entry checks note every problem here
         #: (see :func:`entry_problems`).
@@ -796,11 +796,11 @@ class GameBuilder:
                 deal.append(m)
             deal_order = lists
         assert leader is not None
-        rules = self.rules_cache.get(contract.id)
-        if rules is None:
-            rules = self.rules_cache[contract.id] = play_rules(profile, self.options, contract)
-        outcome = play_out(profile, rules, contract, trump, leader, tricks, deal, f,
-                           self.players)
+        referee = self.referees.get((contract.id, trump))
+        if referee is None:
+            referee = self.referees[contract.id, trump] = referee_for(
+                play_rules(profile, self.options, contract), trump)
+        outcome = play_out(profile, referee, contract, leader, tricks, deal, f, self.players)
         caps = outcome.captured
         counts = card_counts(contract, caps)
         if contract.values.get("tricks"):
@@ -971,7 +971,7 @@ def _missing_element(fld: str, contract: Contract, element: str) -> InputError:
                          contract=_contract_word(contract), element=element_term(element))
 
 
-def _full_counts(profile: Profile) -> dict[str, int]:
+def _full_counts(profile: Profile) -> Mapping[str, int]:
     return full_counts(profile.deck_size)
 
 

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,7 +151,7 @@ class EntrySpec:
     last_two: bool
     cards: list[str]             # scoring cards (captures mode)
     capture_counts: list[str]    # per-seat rows in captures mode ("tricks" where scored)
-    full: dict[str, int] = field(default_factory=dict)
+    full: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def has_cards(self) -> bool:
