@@ -25,13 +25,22 @@ class LogoutForm(FlaskForm):
     pass
 
 
+ROLE_CHOICES = [("scorer", _l("scorer: creates and keeps their games")),
+                ("player", _l("player: reads, confirms their seat")),
+                ("director", _l("director: every game, corrections, accounts"))]
+
+
 class NewUserForm(FlaskForm):
     """A director creates an account (the same rules as `flask user create`)."""
 
     username = StringField(_l("User name"), validators=[DataRequired(), Length(max=40)])
     password = PasswordField(_l("Password"), validators=[DataRequired(), Length(min=8, max=200)])
-    role = SelectField(_l("Role"), default="scorer",
-                       choices=choices([("scorer", _l("scorer: creates and keeps their games")),
-                                        ("player", _l("player: reads, confirms their seat")),
-                                        ("director", _l("director: every game, corrections, accounts"))]))
+    role = SelectField(_l("Role"), default="scorer", choices=choices(ROLE_CHOICES))
     player = StringField(_l("Roster player (optional)"), validators=[Optional(), Length(max=60)])
+
+
+class EditUserForm(FlaskForm):
+    """A director changes an account's role, or gives it a new password."""
+
+    role = SelectField(_l("Role"), choices=choices(ROLE_CHOICES))
+    password = PasswordField(_l("New password (optional)"), validators=[Optional(), Length(min=8, max=200)])

@@ -112,6 +112,20 @@ def set_password(session: Session, username: str, password: str) -> User:
     return user
 
 
+def change_user(session: Session, user_id: int, role: str, password: str | None) -> User:
+    """A director changes an account's role and, when one is given, its password."""
+    user = session.get(User, user_id)
+    if user is None:
+        raise BadInput("username", _("There is no such user."))
+    if role not in ROLES:
+        raise BadInput("role", _("The role is one of: %(roles)s.", roles=", ".join(ROLES)))
+    if password:
+        user.password_hash = hash_secret(check_password(password))
+    user.role = Role(role)
+    session.commit()
+    return user
+
+
 def authenticate(session: Session, username: str, password: str) -> User | None:
     user = find_user(session, (username or "").strip())
     if user is None:

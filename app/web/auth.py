@@ -54,6 +54,7 @@ ROLES_NEEDED: dict[str, frozenset[Role]] = {
     "seasons.edit": frozenset({Role.DIRECTOR}),
     "seasons.delete": frozenset({Role.DIRECTOR}),
     "users.index": frozenset({Role.DIRECTOR}),
+    "users.edit": frozenset({Role.DIRECTOR}),
 }
 #: ... and for their writes only (the page itself is for everyone logged in).
 ROLES_TO_WRITE: dict[str, frozenset[Role]] = {

@@ -2,32 +2,57 @@
 ``flask --app app user create``)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.db import get_session
-from app.forms.auth import NewUserForm
+from app.forms.auth import EditUserForm, NewUserForm
 from app.services import accounts
 from app.services.errors import BadInput
 
 bp = Blueprint("users", __name__)
 
 
+def _saved(form: Any, save: Callable[[], Any], fallback: Any) -> bool:
+    """Whether the validated form was saved by `save`; a refusal is shown next to its field."""
+    if not form.validate_on_submit():
+        return False
+    try:
+        save()
+    except BadInput as e:
+        field = getattr(form, e.field, fallback)
+        field.errors = [*field.errors, e.message]
+        return False
+    return True
+
+
 @bp.route("/users", methods=["GET", "POST"])
 def index() -> Any:
     form = NewUserForm()
     session = get_session()
-    if form.validate_on_submit():
-        try:
-            user = accounts.create_user(session, form.username.data, form.password.data, form.role.data,
-                                        player=(form.player.data or "").strip() or None)
-        except BadInput as e:
-            field = getattr(form, e.field, form.username)
-            field.errors = [*field.errors, e.message]
-        else:
-            flash(_("Account %(name)s created.", name=user.username))
-            return redirect(url_for("users.index"), 303)
+    if _saved(form, lambda: accounts.create_user(session, form.username.data, form.password.data,
+                                                 form.role.data,
+                                                 player=(form.player.data or "").strip() or None),
+              form.username):
+        flash(_("Account %(name)s created.", name=form.username.data.strip()))
+        return redirect(url_for("users.index"), 303)
     status = 400 if request.method == "POST" else 200
     return render_template("users/index.html", users=accounts.list_users(session), form=form), status
+
+
+@bp.route("/users/<int:user_id>", methods=["GET", "POST"])
+def edit(user_id: int) -> Any:
+    session = get_session()
+    user = accounts.get_user(session, user_id)
+    if user is None:
+        abort(404)
+    form = EditUserForm(data={"role": user.role.value})
+    if _saved(form, lambda: accounts.change_user(session, user.id, form.role.data,
+                                                 form.password.data or None), form.role):
+        flash(_("Account %(name)s changed.", name=user.username))
+        return redirect(url_for("users.index"), 303)
+    status = 400 if request.method == "POST" else 200
+    return render_template("users/edit.html", user=user, form=form), status

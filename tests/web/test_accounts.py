@@ -436,3 +436,21 @@ def test_the_live_check_changes_when_a_seat_confirms(app):
         "version": 1, "updated_at": again.get_json()["updated_at"], "table": 1}
     assert sam.get(f"/games/{gid}/live", headers={"If-None-Match": '"v1c1"'}).status_code == 304
     assert 'data-table="1"' in sam.get(f"/games/{gid}").get_data(as_text=True)
+
+
+def test_a_director_changes_a_role_and_resets_a_password(app):
+    sam_id = ensure_user(app, "sam", "scorer")
+    director = tc(app)
+    assert 'id="edit-user"' in director.get(f"/users/{sam_id}").get_data(as_text=True)
+    r = director.post(f"/users/{sam_id}", data={"role": "director", "password": "short"})
+    assert r.status_code == 400                                 # too short: nothing changed
+    r = director.post(f"/users/{sam_id}", data={"role": "director", "password": "sams-new-secret"})
+    assert r.status_code == 303
+    assert tc(app, user=None).post("/login", data={"username": "sam",
+                                                   "password": "sams-new-secret"}).status_code == 303
+    assert director.post(f"/users/{sam_id}", data={"role": "king"}).status_code == 400
+    assert director.get("/users/999").status_code == 404
+    scorer = tc(app, user="eli", role="scorer")
+    assert scorer.post(f"/users/{sam_id}", data={"role": "player"}).status_code == 403
+    sam = tc(app, user="sam", role="scorer")                    # now a director
+    assert sam.get("/users").status_code == 200
