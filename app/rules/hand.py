@@ -13,10 +13,11 @@ from typing import Any
 
 from app.rules.cards import BIT, CARD_BY_TEXT, SUIT_OF, Card, cards_of
 from app.rules.errors import InputError
-from app.rules.play import Violation, describe, evidence_texts, judge_play, play_rules
+from app.rules.play import (PlayOutcome, Violation, describe, evidence_texts, hand_counts,
+                            judge_play, play_out, play_rules, referee_for)
 from app.rules.profiles import Options, get_profile
 from app.rules.record import parse_suit
-from app.rules.scoring import card_counts, hand_points
+from app.rules.scoring import hand_points
 
 
 class HandState:
@@ -34,43 +35,56 @@ class HandState:
         self.contract = contract
         self.trump = parse_suit(trump, "trump") if contract.trump_game else -1
         self.rules = play_rules(self.profile, self.options, contract)
+        self.referee = referee_for(self.rules, self.trump)
         self.leader = leader
         self.names = names or [f"seat {s}" for s in range(4)]
         self.deal: list[int] | None = None
         if deal is not None:
             self.deal = [sum(BIT[_card(c)] for c in cards) for cards in deal]
         self.plays: list[int] = []
+        self._outcome: tuple[tuple[int, ...], PlayOutcome] | None = None
 
     # --- derived state (replayed from the plays; a hand has at most 52) --------------------
+    def outcome(self) -> PlayOutcome:
+        """The plays so far through :func:`app.rules.play.play_out`, the function that plays
+        a whole hand of a record: trick winners and leaders, captures, the early end, the
+        last-two count and every violation come from one place."""
+        plays = tuple(self.plays)
+        if self._outcome is not None and self._outcome[0] == plays:
+            return self._outcome[1]
+        complete = len(plays) - len(plays) % 4
+        tricks = [list(plays[k:k + 4]) for k in range(0, complete, 4)]
+        outcome = play_out(self.profile, self.referee, self.contract, self.leader, tricks,
+                           self.deal, "tricks", self.names, current=list(plays[complete:]))
+        self._outcome = (plays, outcome)
+        return outcome
+
     def _walk(self) -> dict[str, Any]:
-        n = self.profile.n_tricks
-        seat = self.leader
-        tricks: list[list[int]] = []
-        leaders: list[int] = []
-        winners: list[int] = []
-        captured = [0, 0, 0, 0]
+        outcome = self.outcome()
+        plays = self.plays
+        complete = len(plays) - len(plays) % 4
+        winners = outcome.winners
+        over = len(winners) == self.profile.n_tricks or outcome.ended_early
+        cur = plays[complete:]
         played = 0
-        over = False
-        cur: list[int] = []
-        for c in self.plays:
-            if not cur:
-                leaders.append(seat)
-            cur.append(c)
-            played |= BIT[c]
-            if len(cur) == 4:
-                pos = _winner(cur, self.trump)
-                seat = (leaders[-1] + pos) & 3
-                winners.append(seat)
-                for x in cur:
-                    captured[seat] |= BIT[x]
-                tricks.append(cur)
-                cur = []
-                s = self.contract.scoring_mask
-                if len(tricks) == n or (self.contract.ends_early and played & s == s):
-                    over = True
-        return {"tricks": tricks, "leaders": leaders, "winners": winners, "current": cur,
-                "captured": captured, "played": played, "over": over,
-                "to_play": None if over else (leaders[-1] + len(cur)) & 3 if cur else seat}
+        for card in plays:
+            played |= BIT[card]
+        if over:
+            to_play = None
+        elif cur:
+            to_play = (outcome.leaders[-1] + len(cur)) & 3
+        else:
+            to_play = winners[-1] if winners else self.leader
+        return {"tricks": [plays[k:k + 4] for k in range(0, complete, 4)],
+                "leaders": outcome.leaders, "winners": winners, "current": cur,
+                "captured": outcome.captured, "played": played, "over": over,
+                "to_play": to_play}
+
+    def violations(self) -> list[Violation]:
+        """Every violation the plays so far prove (RULES.md §3), as the record's replay
+        reports them: with the deal, each play judged on the holding before it; without it,
+        on the cards the seat is seen to play so far."""
+        return list(self.outcome().violations)
 
     @property
     def over(self) -> bool:
@@ -162,16 +176,10 @@ class HandState:
     def summary(self) -> dict[str, Any]:
         """What the page shows: turn, trick winners, captures and running points."""
         w = self._walk()
+        outcome = self.outcome()
         contract = self.contract
         caps = w["captured"]
-        counts = card_counts(contract, caps)
-        if contract.values.get("tricks"):
-            counts["tricks"] = [w["winners"].count(s) for s in range(4)]
-        if contract.values.get("last_two"):
-            n = self.profile.n_tricks
-            last = w["winners"][n - 2:] if len(w["winners"]) > n - 2 else []
-            counts["last_two"] = [last.count(s) for s in range(4)]
-        points = hand_points(contract, counts)
+        points = hand_points(contract, hand_counts(contract, outcome))
         return {
             "to_play": w["to_play"], "over": w["over"], "trick_no": len(w["tricks"]) + 1,
             "current": [str(Card(c)) for c in w["current"]],
@@ -189,11 +197,6 @@ def _card(card: str | int) -> int:
     if c is None:
         raise InputError.of("card", "card", '"%(text)s" is not a card', text=card)
     return int(c)
-
-
-def _winner(trick: list[int], trump: int) -> int:
-    from app.rules.play import trick_winner
-    return trick_winner(trick, trump)
 
 
 __all__ = ["HandState", "SUIT_OF"]

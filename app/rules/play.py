@@ -17,6 +17,7 @@ from app.rules.cards import (ABOVE, BELOW, BIT, HEARTS, HEARTS_MASK, JACKS_MASK,
                              cards_of)
 from app.rules.errors import InputError
 from app.rules.profiles import Contract, Options, Profile
+from app.rules.scoring import card_counts
 
 #: Every rule id of RULES.md §3, in the order of §4.
 RULE_IDS = ("follow-suit", "hearts-lead", "hearts-first-trick", "kh-lead", "kh-discard",
@@ -251,13 +252,17 @@ class PlayOutcome:
 
 def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int,
              tricks: list[list[int]], deal: list[int] | None, fld: str,
-             names: list[str] | None = None) -> PlayOutcome:
+             names: list[str] | None = None, current: list[int] | None = None) -> PlayOutcome:
     """Plays a hand from its tricks: winners, captures, early end, every violation.
 
     Input errors (a card played twice, a card not dealt to its player, a trick after the
     end, too few tricks) raise :class:`InputError` naming ``fld`` and the position. With
     the deal, the referee judges each play as the trick is read; without it, a second pass
-    judges each play on the cards the seat is proven to hold (those it plays later).
+    judges each play on the cards the seat is proven to hold (those it plays so far).
+
+    ``current`` (a hand in progress, :class:`app.rules.hand.HandState`): the cards of the
+    trick being played after the complete ``tricks``, judged too; the hand need not be over,
+    the last-two count holds the final tricks won so far.
     """
     n_tricks = profile.n_tricks
     scoring = contract.scoring_mask
@@ -364,10 +369,22 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
         _first_card_problem(tricks, leaders, deal, fld, names)
     tricks_won = [winners.count(0), winners.count(1), winners.count(2), winners.count(3)]
     last_two = [0, 0, 0, 0]
-    if len(winners) == n_tricks:
-        last_two[winners[-1]] += 1
-        last_two[winners[-2]] += 1
-    if len(tricks) < n_tricks and not over:
+    for winner in winners[n_tricks - 2:]:    # the last two tricks (those played so far)
+        last_two[winner] += 1
+    if current:
+        index = len(tricks)
+        leaders.append(seat)
+        for pos, card in enumerate(current):
+            who = (seat + pos) & 3
+            if holding is not None:
+                held = holding[who] & ~played
+                broken_rule = judge(rules, trump, index + 1, current[:pos], card, held, played)
+                if broken_rule is not None:
+                    found.append((index, who, card, broken_rule[0], broken_rule[1] & held))
+            else:
+                seen[who] |= BIT[card]
+        tricks = [*tricks, current]
+    elif len(tricks) < n_tricks and not over and current is None:
         if early:
             raise InputError.of(fld, "hand-unfinished", "%(n)s tricks entered; the hand is not "
                                 "over until trick %(last)s or the last scoring card",
@@ -378,9 +395,10 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
         before = 0
         for index, trick in enumerate(tricks):
             referee.trick(index, trick, leaders[index], seen, before, found)
-            before |= BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
+            for card in trick:
+                before |= BIT[card]
     outcome = PlayOutcome(winners, leaders, captured, tricks_won, last_two,
-                          over and len(tricks) < n_tricks)
+                          over and len(winners) < n_tricks)
     for index, who, card, rule, proof in found:
         evidence = evidence_texts(proof, _played_at(tricks, leaders, who))
         name = names[who] if names else f"seat {who}"
@@ -388,6 +406,17 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
                                             describe(rule, name, card, index + 1, evidence),
                                             tuple(evidence)))
     return outcome
+
+
+def hand_counts(contract: Contract, outcome: PlayOutcome) -> dict[str, list[int]]:
+    """The counts a hand played card by card gives: the card elements of what each seat
+    captured, and the tricks and last two tricks each seat won."""
+    counts = card_counts(contract, outcome.captured)
+    if contract.values.get("tricks"):
+        counts["tricks"] = outcome.tricks_won
+    if contract.values.get("last_two"):
+        counts["last_two"] = outcome.last_two
+    return counts
 
 
 class Referee:
@@ -440,7 +469,7 @@ class Referee:
         led = SUIT_OF[trick[0]]
         led_mask = SUIT_MASK[led]
         follow = self.follow_by_suit[led]
-        for pos in range(4):
+        for pos in range(len(trick)):      # a trick being played has fewer than four cards
             card = trick[pos]
             seat = (lead + pos) & 3
             held = cards[seat] & ~before
@@ -520,5 +549,7 @@ def _played_at(tricks: list[list[int]], leaders: list[int], seat: int) -> dict[i
     """Card -> the trick (1-based) where ``seat`` played it."""
     out = {}
     for index, trick in enumerate(tricks):
-        out[trick[(seat - leaders[index]) & 3]] = index + 1
+        pos = (seat - leaders[index]) & 3
+        if pos < len(trick):
+            out[trick[pos]] = index + 1
     return out

@@ -18,7 +18,8 @@ from app.rules.cards import BIT, HEARTS_MASK, cards_of
 from app.rules.errors import InputError, RecordError, RuleError, SumError, Term, contract_term
 from app.rules.errors import element as element_term
 from app.rules.limits import NAME_MAX, REASON_MAX, REPLAY_MAX, check_value, clean_text
-from app.rules.play import PlayOutcome, Referee, Violation, play_out, play_rules, referee_for
+from app.rules.play import (PlayOutcome, Referee, Violation, hand_counts, play_out, play_rules,
+                            referee_for)
 from app.rules.profiles import (RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_QUOTA, Contract,
                                 Options, Profile, full_counts, get_profile)
 from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_KEYS,
@@ -801,14 +802,9 @@ class GameBuilder:
             referee = self.referees[contract.id, trump] = referee_for(
                 play_rules(profile, self.options, contract), trump)
         outcome = play_out(profile, referee, contract, leader, tricks, deal, f, self.players)
-        caps = outcome.captured
-        counts = card_counts(contract, caps)
-        if contract.values.get("tricks"):
-            counts["tricks"] = outcome.tricks_won
-        if contract.values.get("last_two"):
-            counts["last_two"] = outcome.last_two
         scoring = contract.scoring_mask
-        return _Played(tricks, outcome, counts, [m & scoring for m in caps], deal_order)
+        return _Played(tricks, outcome, hand_counts(contract, outcome),
+                       [m & scoring for m in outcome.captured], deal_order)
 
     def _deal_defect(self, items: object, fld: str, seat: int, seen: int) -> None:
         """Names what is wrong with one seat's dealt cards (the slow path)."""

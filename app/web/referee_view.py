@@ -7,7 +7,6 @@ points and the rules; the words come from :mod:`app.web.words`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import ngettext
@@ -15,7 +14,6 @@ from flask_babel import ngettext
 from app.rules.cards import BIT, SUIT_MASK, SUITS, Card, cards_of
 from app.rules.errors import InputError
 from app.rules.hand import HandState
-from app.rules.play import evidence_texts, judge_play, trick_winner
 from app.services.setup import Setup
 from app.web.messages import translate_error
 from app.web.words import (
@@ -134,55 +132,9 @@ def input_message(e: InputError) -> str:
 
 
 def live_violations(state: HandState, players: list[str]) -> list[dict[str, Any]]:
-    """The violations the plays so far prove (RULES.md §3), as the engine judges them.
-
-    With the deal each play is judged on the holding before it; without it, on the cards
-    the seat is seen to play at that trick or later (so far). Evidence is written as the
-    engine writes it: a proving card the seat later played is ``CARD@TRICK``.
-    """
-    plays = [int(c) for c in state.plays]
-    leader = state.leader
-    seat = leader
-    tricks: list[list[int]] = []
-    leaders: list[int] = []
-    for k in range(0, len(plays), 4):
-        trick = plays[k:k + 4]
-        leaders.append(seat)
-        tricks.append(trick)
-        if len(trick) == 4:
-            seat = (seat + trick_winner(trick, state.trump)) & 3
-    played_at: list[dict[int, int]] = [{}, {}, {}, {}]
-    seen = [0, 0, 0, 0]
-    for t, trick in enumerate(tricks):
-        for pos, c in enumerate(trick):
-            s = (leaders[t] + pos) & 3
-            played_at[s][c] = t + 1
-            seen[s] |= BIT[c]
-    holding = state.deal if state.deal is not None else seen
-    out = []
-    before = 0
-    for t, trick in enumerate(tricks):
-        for pos, c in enumerate(trick):
-            s = (leaders[t] + pos) & 3
-            h = holding[s] & ~before & ~sum(BIT[x] for x in trick[:pos])
-            found = judge_play(state.rules, state.trump, t + 1, trick[:pos], c, h | BIT[c],
-                               before)
-            if found is not None:
-                rule, proof = found
-                ev = evidence_texts(proof & (h | BIT[c]), played_at[s])
-                out.append(_Violation(t + 1, s, str(Card(c)), rule, ev))
-        for c in trick:
-            before |= BIT[c]
-    return [violation_row(v, players) for v in out]
-
-
-@dataclass
-class _Violation:
-    trick: int
-    seat: int
-    card: str
-    rule: str
-    evidence: list[str]
+    """The violations the plays so far prove (RULES.md §3), as the engine judges them
+    (:meth:`HandState.violations`), in rows for the page."""
+    return [violation_row(v, players) for v in state.violations()]
 
 
 def trick_rows(tricks: list[list[str]], leaders: list[int], winners: list[int],

@@ -87,6 +87,28 @@ def test_live_violations_are_the_engines_on_a_finished_hand(en: None, seed: int,
     assert state.summary()["points"] == list(engine.played_points)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_hand_in_progress_reports_what_the_replay_will(seed: int) -> None:
+    # with the deal, a play is judged on the holding before it: after every card, the hand in
+    # progress has exactly the finished hand's violations of the cards played so far
+    contract = RIFKI[seed % len(RIFKI)]
+    trump = "SHDC"[seed % 4] if contract == "koz" else None
+    deal, tricks = _messy_hand("rifki", contract, trump, 0, seed + 100)
+    hand: dict[str, Any] = {"contract": contract, "tricks": tricks, "deal": deal}
+    if trump:
+        hand["trump"] = trump
+    replayed = load(base_record("rifki", hands=[hand])).hands[0]
+    finished, leaders = replayed.violations, replayed.trick_leaders
+    plays = [c for t in tricks for c in t]
+    state = HandState("rifki", {}, contract, trump, 0, deal=deal, names=PLAYERS)
+    for k, card in enumerate(plays, start=1):
+        state.play(card)
+        so_far = [(v.trick, v.seat, v.card, v.rule) for v in finished
+                  if 4 * (v.trick - 1) + ((v.seat - leaders[v.trick - 1]) & 3) < k]
+        assert [(v.trick, v.seat, v.card, v.rule) for v in state.violations()] == so_far
+    assert finished, "the messy hand breaks some rule"
+
+
 def test_revoke_without_the_deal_is_proven_by_a_later_play(en: None) -> None:
     # ru32 hand 1 (no-tricks), Beto leads: Carla discards 7♣ on a spade lead at trick 1,
     # then plays 9♠ at trick 2 -- the 9♠ proves she could follow.
