@@ -9,9 +9,19 @@ import json
 from typing import Any
 
 from app.rules.errors import InputError, RecordError, RuleError, SumError, Term
-from app.rules.replay import (GameResult, HandResult, NextHand, Record, Ruling, entry_problems,
-                            load, normalize_record, parse_record, replay)
 from app.rules.profiles import PROFILES, Contract, Options, Profile, get_profile
+from app.rules.replay import (
+    GameResult,
+    HandResult,
+    NextHand,
+    Record,
+    Ruling,
+    entry_problems,
+    load,
+    normalize_record,
+    parse_record,
+    replay,
+)
 from app.rules.report import build_report
 
 

@@ -48,7 +48,7 @@ class Card(int):
         return rank + SUIT_SYMBOLS[self // 13]
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         card = CARD_BY_TEXT.get(text.strip().upper()) if isinstance(text, str) else None
         if card is None:
             raise InputError.of("", "card", '"%(text)s" is not a card', text=text)

@@ -36,7 +36,7 @@ class Term(str):
     kind: str
     id: str
 
-    def __new__(cls, text: str, kind: str, id: str | None = None) -> "Term":
+    def __new__(cls, text: str, kind: str, id: str | None = None) -> Term:
         term = super().__new__(cls, text)
         term.kind = kind
         term.id = text if id is None else id
@@ -68,13 +68,14 @@ class RecordError(Exception):
         """The error at ``field`` whose message is ``template % params`` (a literal template)."""
         return cls(field, template % params, code, template, params)
 
-    def moved(self, field: str) -> "RecordError":
+    def moved(self, field: str) -> RecordError:
         """The same error (kind, code, template, params) about another field."""
         return type(self)(field, self.message, self.code, self.template, self.params)
 
-    def at(self, prefix: str) -> "RecordError":
+    def at(self, prefix: str) -> RecordError:
         """The same error with its field placed under ``prefix`` (``hands[2]`` + ``.x``)."""
-        field = f"{prefix}.{self.field}" if self.field and not self.field.startswith("[") else prefix + self.field
+        field = (f"{prefix}.{self.field}" if self.field and not self.field.startswith("[")
+                 else prefix + self.field)
         return self.moved(field)
 
 

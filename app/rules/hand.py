@@ -13,8 +13,17 @@ from typing import Any
 
 from app.rules.cards import BIT, CARD_BY_TEXT, SUIT_OF, Card, cards_of
 from app.rules.errors import InputError
-from app.rules.play import (PlayOutcome, Violation, describe, evidence_texts, hand_counts,
-                            judge_play, play_out, play_rules, referee_for)
+from app.rules.play import (
+    PlayOutcome,
+    Violation,
+    describe,
+    evidence_texts,
+    hand_counts,
+    judge_play,
+    play_out,
+    play_rules,
+    referee_for,
+)
 from app.rules.profiles import Options, get_profile
 from app.rules.record import parse_suit
 from app.rules.scoring import hand_points

@@ -10,11 +10,25 @@ later plays prove (RULES.md §3): whatever it finds is proven, and it never gues
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
-from app.rules.cards import (ABOVE, BELOW, BIT, HEARTS, HEARTS_MASK, JACKS_MASK, KH, KH_BIT,
-                             KINGS_MASK, QUEENS_MASK, SUIT_MASK, SUIT_OF, Card,
-                             cards_of)
+from app.rules.cards import (
+    ABOVE,
+    BELOW,
+    BIT,
+    HEARTS,
+    HEARTS_MASK,
+    JACKS_MASK,
+    KH,
+    KH_BIT,
+    KINGS_MASK,
+    QUEENS_MASK,
+    SUIT_MASK,
+    SUIT_OF,
+    Card,
+    cards_of,
+)
 from app.rules.errors import InputError
 from app.rules.profiles import Contract, Options, Profile
 from app.rules.scoring import card_counts
@@ -43,6 +57,10 @@ class PlayRules:
     penalty_heart: bool = False      # rifki_void "heart": a K♥ holder may discard any heart
     penalty_drop: bool = False       # penalty-drop (Erkek, Kız, Rıfkı)
     must_overtake: bool = False      # must-overtake (rifki option)
+    # the checks of the rules above, as judge_play asks them (set by play_rules)
+    lead_checks: tuple[Check, ...] = field(default=(), compare=False, repr=False)
+    follow_checks: tuple[Check, ...] = field(default=(), compare=False, repr=False)
+    void_checks: tuple[Check, ...] = field(default=(), compare=False, repr=False)
 
 
 _RIFKI_PENALTY_CARDS = {"kupa-almaz": HEARTS_MASK, "erkek-almaz": KINGS_MASK | JACKS_MASK,
@@ -91,86 +109,187 @@ def play_rules(profile: Profile, options: Options, contract: Contract) -> PlayRu
             penalty_heart=cid == "rifki" and options.rifki_void == "heart",
             penalty_drop=cid in ("erkek-almaz", "kiz-almaz", "rifki"),
             must_overtake=overtake)
-    _RULES_CACHE[key] = rules
+    rules = _RULES_CACHE[key] = _checks(rules)
     return rules
 
 
-def judge_play(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
-               holding: int, broken: int) -> tuple[str, int] | None:
-    """The rule a play breaks and the held cards that prove it, or None.
+#: What a rule's check answers: the rule broken and the held cards that prove it, or None
+#: (this rule has nothing against the play; the next rule is asked).
+Found = tuple[str, int] | None
+Check = Callable[[PlayRules, int, int, list[int], int, int, int], Found]
+#: A check's answer that settles the play as legal: the rules after it are not asked.
+LEGAL: tuple[str, int] = ("", 0)
 
-    ``trick`` holds the cards already played to this trick (leader first), ``holding`` the
-    player's cards before this play (the card included), ``broken`` the cards played in
-    earlier tricks of the hand, ``trump`` the trump suit or -1.
-    """
-    card_suit = SUIT_OF[card]
-    if not trick:                                       # leading
-        if rules.hearts_lead and card_suit == HEARTS and not (rules.hearts_breakable and broken & HEARTS_MASK):
-            other = holding & ~HEARTS_MASK
-            if other:
-                return "hearts-lead", other
-        if rules.kh_lead and card == KH:
-            other = holding & ~KH_BIT
-            if other:
-                return "kh-lead", other
-        if rules.trump_lead and card_suit == trump and not broken & SUIT_MASK[trump]:
-            other = holding & ~SUIT_MASK[trump]
-            if other:
-                return "trump-lead", other
+
+# --- one check per rule id (arguments as judge_play's) -----------------------------------
+# leading
+
+def hearts_lead(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+                holding: int, broken: int) -> Found:
+    if SUIT_OF[card] == HEARTS and not (rules.hearts_breakable and broken & HEARTS_MASK):
+        other = holding & ~HEARTS_MASK
+        if other:
+            return "hearts-lead", other
+    return None
+
+
+def kh_lead(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+            holding: int, broken: int) -> Found:
+    if card == KH:
+        other = holding & ~KH_BIT
+        if other:
+            return "kh-lead", other
+    return None
+
+
+def trump_lead(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+               holding: int, broken: int) -> Found:
+    if SUIT_OF[card] == trump and not broken & SUIT_MASK[trump]:
+        other = holding & ~SUIT_MASK[trump]
+        if other:
+            return "trump-lead", other
+    return None
+
+
+# following the led suit (the card is of that suit)
+
+def must_head_trump(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+                    holding: int, broken: int) -> Found:
+    """On a trump lead (fiestas' trump): a higher trump when able; then nothing else applies."""
+    if SUIT_OF[trick[0]] != trump:
         return None
-    led_suit = SUIT_OF[trick[0]]
-    same = holding & SUIT_MASK[led_suit]
-    card_bit = BIT[card]
-    if same:                                            # able to follow
-        if card_suit != led_suit:
-            return "follow-suit", same
-        if rules.trump_mode == TRUMP_FIESTA and led_suit == trump:
-            above = same & ABOVE[max(c for c in trick if SUIT_OF[c] == trump)]
-            if above and not card_bit & above:
-                return "must-head-trump", above
-            return None
-        if rules.penalty_drop or rules.must_overtake:
-            top = max(c for c in trick if SUIT_OF[c] == led_suit)
-            if rules.penalty_drop:
-                below = same & rules.penalty_mask & BELOW[top]
-                if below:
-                    return None if card_bit & below else ("penalty-drop", below)
-            if rules.must_overtake and not (trump >= 0 and led_suit != trump
-                                        and any(SUIT_OF[c] == trump for c in trick)):
-                above = same & ABOVE[top]
-                if above and not card_bit & above:
-                    return "must-overtake", above
-        return None
-    # void in the led suit
-    if rules.kh_discard_from and trick_no >= rules.kh_discard_from and holding & KH_BIT and card != KH:
+    above = holding & SUIT_MASK[trump] & ABOVE[max(c for c in trick if SUIT_OF[c] == trump)]
+    if above and not BIT[card] & above:
+        return "must-head-trump", above
+    return LEGAL
+
+
+def penalty_drop(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+                 holding: int, broken: int) -> Found:
+    """A penalty card below the highest card of the led suit must go; dropping one settles
+    the play."""
+    led = SUIT_OF[trick[0]]
+    top = max(c for c in trick if SUIT_OF[c] == led)
+    below = holding & SUIT_MASK[led] & rules.penalty_mask & BELOW[top]
+    if below:
+        return LEGAL if BIT[card] & below else ("penalty-drop", below)
+    return None
+
+
+def must_overtake(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+                  holding: int, broken: int) -> Found:
+    led = SUIT_OF[trick[0]]
+    if trump >= 0 and led != trump and any(SUIT_OF[c] == trump for c in trick):
+        return None                     # trumped already: no card of the led suit wins
+    above = holding & SUIT_MASK[led] & ABOVE[max(c for c in trick if SUIT_OF[c] == led)]
+    if above and not BIT[card] & above:
+        return "must-overtake", above
+    return None
+
+
+# void in the led suit
+
+def kh_discard(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+               holding: int, broken: int) -> Found:
+    if trick_no >= rules.kh_discard_from and holding & KH_BIT and card != KH:
         return "kh-discard", KH_BIT
-    if rules.kh_first_trick and trick_no == 1 and card == KH:
+    return None
+
+
+def kh_first_trick(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+                   holding: int, broken: int) -> Found:
+    if trick_no == 1 and card == KH:
         # Illegal whatever else the player held (RULES.md §4): trick 1 always leaves other
         # cards. Without the deal they may stay unseen (the K♥ ends the hand), and then
         # the K♥ itself is the evidence.
         return "kh-first-trick", (holding & ~KH_BIT) or KH_BIT
-    if rules.hearts_first_trick and trick_no == 1 and card_suit == HEARTS:
+    return None
+
+
+def hearts_first_trick(rules: PlayRules, trump: int, trick_no: int, trick: list[int],
+                       card: int, holding: int, broken: int) -> Found:
+    if trick_no == 1 and SUIT_OF[card] == HEARTS:
         other = holding & ~HEARTS_MASK
         if other:
             return "hearts-first-trick", other
-    if rules.trump_mode:
-        trumps = holding & SUIT_MASK[trump]
-        if trumps:
-            on_table = [c for c in trick if SUIT_OF[c] == trump]
-            if rules.trump_mode == TRUMP_FIESTA and on_table:
-                above = trumps & ABOVE[max(on_table)]
-                if above and not card_bit & above:
-                    return "must-overtrump", above
-            elif card_suit != trump:
-                return "must-trump", trumps
-    if rules.penalty_mask:
-        if rules.penalty_heart:
-            if holding & KH_BIT and card_suit != HEARTS:
-                return "penalty-discard", holding & HEARTS_MASK
+    return None
+
+
+def must_overtrump(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+                   holding: int, broken: int) -> Found:
+    """Fiestas' trump: over a trump on the table, a higher trump when able."""
+    trumps = holding & SUIT_MASK[trump]
+    on_table = [c for c in trick if SUIT_OF[c] == trump]
+    if trumps and on_table:
+        above = trumps & ABOVE[max(on_table)]
+        if above and not BIT[card] & above:
+            return "must-overtrump", above
+    return None
+
+
+def must_trump(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+               holding: int, broken: int) -> Found:
+    """A trump when able (in fiestas, only while no trump is on the table)."""
+    trumps = holding & SUIT_MASK[trump]
+    if trumps and SUIT_OF[card] != trump and not (
+            rules.trump_mode == TRUMP_FIESTA and any(SUIT_OF[c] == trump for c in trick)):
+        return "must-trump", trumps
+    return None
+
+
+def penalty_discard(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+                    holding: int, broken: int) -> Found:
+    if rules.penalty_heart:
+        if holding & KH_BIT and SUIT_OF[card] != HEARTS:
+            return "penalty-discard", holding & HEARTS_MASK
+        return None
+    penalty = holding & rules.penalty_mask
+    if penalty and not BIT[card] & penalty:
+        return "penalty-discard", penalty
+    return None
+
+
+def _checks(rules: PlayRules) -> PlayRules:
+    """The rules with their chains of checks: only the rules in force, in the order the
+    judge asks them (leading; following the led suit; void in it)."""
+    lead = [check for on, check in ((rules.hearts_lead, hearts_lead), (rules.kh_lead, kh_lead),
+                                    (rules.trump_lead, trump_lead)) if on]
+    follow = [check for on, check in (
+        (rules.trump_mode == TRUMP_FIESTA, must_head_trump),
+        (rules.penalty_drop, penalty_drop), (rules.must_overtake, must_overtake)) if on]
+    void = [check for on, check in (
+        (rules.kh_discard_from, kh_discard), (rules.kh_first_trick, kh_first_trick),
+        (rules.hearts_first_trick, hearts_first_trick),
+        (rules.trump_mode == TRUMP_FIESTA, must_overtrump), (rules.trump_mode, must_trump),
+        (rules.penalty_mask, penalty_discard)) if on]
+    return replace(rules, lead_checks=tuple(lead), follow_checks=tuple(follow),
+                   void_checks=tuple(void))
+
+
+def judge_play(rules: PlayRules, trump: int, trick_no: int, trick: list[int], card: int,
+               holding: int, broken: int) -> Found:
+    """The rule a play breaks and the held cards that prove it, or None.
+
+    ``trick`` holds the cards already played to this trick (leader first), ``holding`` the
+    player's cards before this play (the card included), ``broken`` the cards played in
+    earlier tricks of the hand, ``trump`` the trump suit or -1. Follow-suit comes first; then
+    the checks of the rules in force (:func:`_checks`), one function per rule id.
+    """
+    if not trick:
+        checks = rules.lead_checks
+    else:
+        led = SUIT_OF[trick[0]]
+        same = holding & SUIT_MASK[led]
+        if same:
+            if SUIT_OF[card] != led:
+                return "follow-suit", same
+            checks = rules.follow_checks
         else:
-            penalty = holding & rules.penalty_mask
-            if penalty and not card_bit & penalty:
-                return "penalty-discard", penalty
+            checks = rules.void_checks
+    for check in checks:
+        found = check(rules, trump, trick_no, trick, card, holding, broken)
+        if found is not None:
+            return None if found is LEGAL else found
     return None
 
 

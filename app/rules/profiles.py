@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from app.rules.cards import (DECK_32, DECK_52, HEARTS_MASK, JACKS_MASK, KH_BIT,
-                             KINGS_MASK, QUEENS_MASK)
+from app.rules.cards import DECK_32, DECK_52, HEARTS_MASK, JACKS_MASK, KH_BIT, KINGS_MASK, QUEENS_MASK
 from app.rules.errors import InputError
 
 #: The scoring elements of RULES.md §0, in the order the record lists them.
@@ -100,7 +99,7 @@ class Options:
     hearts_lead_ban: str = "kupa-rifki"  # rifki: or "all-penalties"
     rifki_void: str = "kh"          # rifki: "kh" (discard the K♥) or "heart" (any heart)
 
-    def as_dict(self, profile: "Profile") -> dict[str, str]:
+    def as_dict(self, profile: Profile) -> dict[str, str]:
         return {spec.name: getattr(self, spec.name) for spec in profile.options}
 
 

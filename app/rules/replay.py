@@ -7,10 +7,10 @@ field. Scores are never read from the record: they are computed here, every time
 from __future__ import annotations
 
 import datetime
-from functools import reduce
-from operator import or_
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from app.rules.auction import OTHER_433_POINTS, OWNER_433_POINTS, AuctionOutcome, run_auction
@@ -18,16 +18,43 @@ from app.rules.cards import BIT, HEARTS_MASK, cards_of
 from app.rules.errors import InputError, RecordError, RuleError, SumError, Term, contract_term
 from app.rules.errors import element as element_term
 from app.rules.limits import NAME_MAX, REASON_MAX, REPLAY_MAX, check_value, clean_text
-from app.rules.play import (PlayOutcome, Referee, Violation, hand_counts, play_out, play_rules,
-                            referee_for)
-from app.rules.profiles import (RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_QUOTA, Contract,
-                                Options, Profile, full_counts, get_profile)
-from app.rules.record import (FORMAT, HAND_KEYS, RULING_KEYS, RULING_KINDS, TOP_KEYS,
-                              CANON, CARD_BITS, CARD_CODES, card_text, check_keys, need_dict, need_int, need_list, need_seat,
-                              need_str, parse_card, parse_cards, parse_suit, suit_text, type_name,
-                              what_term)
+from app.rules.play import PlayOutcome, Referee, Violation, hand_counts, play_out, play_rules, referee_for
+from app.rules.profiles import (
+    RIFKI_KOZ_LIMIT,
+    RIFKI_LIMIT_PER_PENALTY,
+    RIFKI_QUOTA,
+    Contract,
+    Options,
+    Profile,
+    full_counts,
+    get_profile,
+)
+from app.rules.record import (
+    CANON,
+    CARD_BITS,
+    CARD_CODES,
+    FORMAT,
+    HAND_KEYS,
+    RULING_KEYS,
+    RULING_KINDS,
+    TOP_KEYS,
+    card_text,
+    check_keys,
+    need_dict,
+    need_int,
+    need_list,
+    need_seat,
+    need_str,
+    parse_card,
+    parse_cards,
+    parse_suit,
+    suit_text,
+    type_name,
+    what_term,
+)
 from app.rules.schedule import Slot, slot_for
 from app.rules.scoring import card_counts, hand_points
+
 
 @dataclass(frozen=True, slots=True)
 class Ruling:

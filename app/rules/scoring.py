@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from app.rules.profiles import Contract
 
+
 def card_counts(contract: Contract, captured: list[int]) -> dict[str, list[int]]:
     """Per card element the contract scores, how many such cards each seat captured."""
     return {e: [(c & m).bit_count() for c in captured] for e, m in contract.card_elements}
