@@ -123,6 +123,11 @@ class Profile:
     #: the fiesta contracts a +N sale (or the owner) may play: ("trump",), and in subastas
     #: also "notrump" (RULES.md 1.3)
     positive_fiestas: tuple[str, ...] = ()
+    #: every hand's contract is chosen by a rotating chooser, who leads (no dealer), within
+    #: the per-contract and per-seat limits of RULES.md 1.4 (rifki)
+    chosen: bool = False
+    #: a trump hand in which one seat takes every trick makes a King (rifki's koz)
+    kings: bool = False
 
     @property
     def n_tricks(self) -> int:
@@ -287,7 +292,7 @@ for _p in (
             OptionSpec("rifki_void", ("kh", "heart"),
                        "in Rıfkı a void K♥ holder must discard the K♥, or any heart"),
         ),
-        seat_key="first_chooser",
+        seat_key="first_chooser", chosen=True, kings=True,
     ),
 ):
     PROFILES[_p.id] = _p

@@ -259,6 +259,52 @@ class _Played:
     deal_order: list[list[str]] | None
 
 
+@dataclass(slots=True)
+class _Facts:
+    """What the builder has read of a hand before its entry (internal)."""
+
+    index: int
+    number: int
+    slot: Slot
+    contract: Contract
+    trump: int
+    declarer: int | None
+    bid: str | None
+    payments: list[int]
+    leader: int | None
+    calls: tuple[str, ...]
+    mode: str
+
+
+@dataclass(slots=True)
+class _Entry:
+    """What a hand's counts, captures or tricks give (internal)."""
+
+    entry: Any                       # the canonical counts / captures entry
+    counts: dict[str, list[int]]
+    captured_masks: list[int] | None
+    played: _Played | None           # a hand entered as tricks
+    tricks_played: int
+
+
+def _sale(outcome: AuctionOutcome | None, slot: Slot, contract: Contract
+          ) -> tuple[int | None, str | None, list[int], tuple[int, ...]]:
+    """The declarer, the winning bid, the sale's payments and the seats that may lead."""
+    payments = [0, 0, 0, 0]
+    if outcome is None:
+        return None, None, payments, (slot.leader,) if slot.leader is not None else ()
+    if outcome.sale:
+        declarer = outcome.declarer
+        assert declarer is not None and slot.owner is not None
+        payments[declarer] -= outcome.payment
+        payments[slot.owner] += outcome.payment
+        return declarer, outcome.bid, payments, outcome.leaders
+    if contract.played:
+        leaders = outcome.leaders[:1] if contract.id == "nulos" else outcome.leaders
+        return slot.owner, None, payments, leaders
+    return None, None, payments, ()
+
+
 class GameBuilder:
     """Replays hands one by one, keeping the schedule, limits and totals."""
 
@@ -295,63 +341,80 @@ class GameBuilder:
             slot_for(self.profile, self.first_seat, self.number)
 
     def add(self, raw: object, i: int) -> HandResult:
+        """Reads, checks and scores the hand at ``i``: one step per part of RECORD.md's hand
+        (contract, trump, auction, leader, entry, ruling), then the game's totals."""
         fld = f"hands[{i}]"
         hand = need_dict(raw, fld, "hand")
         if self.complete:
             raise RuleError.of(fld, "game-over", "the game is over after %(n)s hands",
                                n=self.profile.n_hands)
         check_keys(hand, HAND_KEYS, fld + ".")
-        profile = self.profile
         slot = self.slot()
-        # contract ------------------------------------------------------------------------
         contract = self._contract(hand, slot, fld)
-        # trump -----------------------------------------------------------------------------
-        trump = -1
+        trump = self._trump(hand, contract, fld)
+        outcome, calls = self._auction(hand, slot, contract, fld)
+        declarer, bid, payments, leaders = _sale(outcome, slot, contract)
+        leader = self._leader(hand, leaders, contract, fld)
+        facts = _Facts(i, self.number, slot, contract, trump, declarer, bid, payments, leader,
+                       tuple(calls), self._mode(hand, contract, fld))
+        entry = self._entry(hand, facts, fld)
+        if self.problems:
+            if "ruling" in hand:
+                try:
+                    self._ruling(hand["ruling"], contract, f"{fld}.ruling")
+                except RecordError as e:
+                    self.problems.append(e)
+            return self._hand_result(facts, entry, [0, 0, 0, 0], [0, 0, 0, 0], True, AS_PLAYED,
+                                     False)
+        played_points, made_king = self._played_points(facts, entry)
+        ruling = AS_PLAYED
+        if "ruling" in hand:
+            ruling = self._ruling(hand["ruling"], contract, f"{fld}.ruling")
+        points, counted = self._ruled_points(ruling, contract, played_points, fld)
+        if counted:
+            self._count(facts, points)
+        result = self._hand_result(facts, entry, played_points, points, counted, ruling,
+                                   made_king)
+        self.hands.append(result)
+        return result
+
+    # --- the steps of a hand ---------------------------------------------------------------
+    @staticmethod
+    def _trump(hand: dict[str, Any], contract: Contract, fld: str) -> int:
+        """The trump suit (-1: none)."""
         if contract.trump_game:
             if "trump" not in hand:
                 raise InputError.of(f"{fld}.trump", "missing-key",
                                     "missing: %(contract)s needs a trump suit (S, H, D or C)",
                                     contract=_contract_word(contract))
-            trump = parse_suit(hand["trump"], f"{fld}.trump")
-        elif "trump" in hand:
+            return parse_suit(hand["trump"], f"{fld}.trump")
+        if "trump" in hand:
             raise InputError.of(f"{fld}.trump", "unexpected-key",
                                 "%(contract)s is played without trumps",
                                 contract=Term(contract.id, "contract"))
-        # auction ---------------------------------------------------------------------------
-        outcome: AuctionOutcome | None = None
-        calls: list[str] = []
+        return -1
+
+    def _auction(self, hand: dict[str, Any], slot: Slot, contract: Contract, fld: str
+                 ) -> tuple[AuctionOutcome | None, list[str]]:
+        """A fiesta's auction (its outcome and calls); none for other hands."""
         if slot.fiesta:
             owner = slot.owner
             assert owner is not None
             raw_calls = None
             if "auction" in hand:
                 raw_calls = need_list(hand["auction"], f"{fld}.auction", "calls")
-            outcome, calls = run_auction(profile.id, owner, raw_calls, f"{fld}.auction")
+            outcome, calls = run_auction(self.profile.id, owner, raw_calls, f"{fld}.auction")
             if contract.id not in outcome.contracts:
                 raise self._fiesta_contract_error(outcome, f"{fld}.contract")
-        elif "auction" in hand:
+            return outcome, calls
+        if "auction" in hand:
             raise InputError.of(f"{fld}.auction", "unexpected-key",
                                 "only a fiesta (hands 7-10 of fiestas and subastas) has an auction")
-        # leader and declarer ---------------------------------------------------------------
-        declarer: int | None = None
-        bid: str | None = None
-        payments = [0, 0, 0, 0]
-        if outcome is not None:
-            if outcome.sale:
-                declarer, bid = outcome.declarer, outcome.bid
-                assert declarer is not None and slot.owner is not None
-                payments[declarer] -= outcome.payment
-                payments[slot.owner] += outcome.payment
-                leaders: tuple[int, ...] = outcome.leaders
-            elif contract.played:
-                declarer = slot.owner
-                leaders = outcome.leaders[:1] if contract.id == "nulos" else outcome.leaders
-            else:
-                leaders = ()
-        else:
-            leaders = (slot.leader,) if slot.leader is not None else ()
-        leader = self._leader(hand, leaders, contract, fld)
-        # entry -----------------------------------------------------------------------------
+        return None, []
+
+    @staticmethod
+    def _mode(hand: dict[str, Any], contract: Contract, fld: str) -> str:
+        """How the hand is entered: counts, captures, tricks (or none: a 433)."""
         modes = [m for m in ("counts", "captures", "tricks") if m in hand]
         if not contract.played:
             if modes:
@@ -370,100 +433,86 @@ class GameBuilder:
         if "deal" in hand and modes != ["tricks"]:
             raise InputError.of(f"{fld}.deal", "unexpected-key",
                                 "a deal goes with a hand entered as tricks")
-        mode = modes[0] if modes else "none"
-        n_tricks = profile.n_tricks
-        entry: Any = None
-        counts: dict[str, list[int]] = {}
-        captured_masks: list[int] | None = None
-        played: _Played | None = None
-        tricks_played = 0
+        return modes[0] if modes else "none"
+
+    def _entry(self, hand: dict[str, Any], facts: _Facts, fld: str) -> _Entry:
+        """What the counts, captures or tricks say."""
+        contract, mode = facts.contract, facts.mode
+        n_tricks = self.profile.n_tricks
         if mode == "counts":
             entry = self._counts(hand["counts"], contract, f"{fld}.counts")
-            counts = _counts_of(entry, contract)
-            tricks_played = n_tricks
-        elif mode == "captures":
-            entry, counts, captured_masks = self._captures(hand["captures"], contract,
-                                                           f"{fld}.captures")
-            tricks_played = n_tricks
-        elif mode == "tricks":
-            played = self._tricks(hand, contract, trump, leader, fld)
-            counts, captured_masks = played.counts, played.captured_masks
-            tricks_played = len(played.tricks)
-        number = self.number
+            return _Entry(entry, _counts_of(entry, contract), None, None, n_tricks)
+        if mode == "captures":
+            entry, counts, masks = self._captures(hand["captures"], contract, f"{fld}.captures")
+            return _Entry(entry, counts, masks, None, n_tricks)
+        if mode == "tricks":
+            played = self._tricks(hand, contract, facts.trump, facts.leader, fld)
+            return _Entry(None, played.counts, played.captured_masks, played,
+                          len(played.tricks))
+        return _Entry(None, {}, None, None, 0)
 
-        def hand_result(played_points: list[int], points: list[int], counted: bool,
-                        ruling: Ruling, made_king: bool) -> HandResult:
-            """The hand as a value, built once (lists become tuples here, not in loops)."""
-            if played is None:
-                return HandResult(
-                    i, number, contract, suit_text(trump) if trump >= 0 else None, slot.dealer,
-                    slot.owner, slot.chooser, declarer, leader, bid, tuple(calls), mode,
-                    tuple(played_points), tuple(points),
-                    tuple(payments) if counted else (0, 0, 0, 0), sum(points),
-                    contract.total, counted, ruling, counts, tuple(self.totals),
-                    tricks_played=tricks_played, entry=entry, made_king=made_king,
-                    captured_masks=None if captured_masks is None else tuple(captured_masks))
-            outcome = played.outcome
-            return HandResult(
-                i, number, contract, suit_text(trump) if trump >= 0 else None, slot.dealer,
-                slot.owner, slot.chooser, declarer, leader, bid, tuple(calls), mode,
-                tuple(played_points), tuple(points),
-                tuple(payments) if counted else (0, 0, 0, 0), sum(points),
-                contract.total, counted, ruling, counts, tuple(self.totals),
-                tuple(played.tricks), tuple(outcome.winners), tuple(outcome.leaders),
-                tricks_played, outcome.ended_early, tuple(played.captured_masks),
-                None if played.deal_order is None else tuple(played.deal_order),
-                made_king=made_king, violations=tuple(outcome.violations))
+    def _played_points(self, facts: _Facts, entry: _Entry) -> tuple[list[int], bool]:
+        """Each seat's points as played, and whether the hand made a King."""
+        contract = facts.contract
+        if not contract.played:
+            owner = facts.slot.owner
+            assert owner is not None
+            return [OWNER_433_POINTS if s == owner else OTHER_433_POINTS for s in range(4)], False
+        made_king = (contract.trump_game and self.profile.kings
+                     and self.profile.n_tricks in entry.counts.get("tricks", ()))
+        return hand_points(contract, entry.counts), made_king
 
-        if self.problems:
-            if "ruling" in hand:
-                try:
-                    self._ruling(hand["ruling"], contract, f"{fld}.ruling")
-                except RecordError as e:
-                    self.problems.append(e)
-            return hand_result([0, 0, 0, 0], [0, 0, 0, 0], True, AS_PLAYED, False)
-        made_king = False
-        if contract.played:
-            points = hand_points(contract, counts)
-            if contract.trump_game and profile.id == "rifki":
-                made_king = n_tricks in counts.get("tricks", ())
-        else:
-            assert slot.owner is not None
-            points = [OWNER_433_POINTS if s == slot.owner else OTHER_433_POINTS
-                      for s in range(4)]
-        played_points = points
-        # ruling ----------------------------------------------------------------------------
-        ruling = AS_PLAYED
-        if "ruling" in hand:
-            ruling = self._ruling(hand["ruling"], contract, f"{fld}.ruling")
-        counted = True
+    def _ruled_points(self, ruling: Ruling, contract: Contract, points: list[int], fld: str
+                      ) -> tuple[list[int], bool]:
+        """The points after the ruling, and whether the hand counts (a replay does not)."""
         if ruling.kind == "charge-offender":
             assert ruling.seat is not None
-            points = [contract.total if s == ruling.seat else 0 for s in range(4)]
-        elif ruling.kind == "adjusted":
+            return [contract.total if s == ruling.seat else 0 for s in range(4)], True
+        if ruling.kind == "adjusted":
             assert ruling.points is not None
-            points = list(ruling.points)
-        elif ruling.kind == "replay":
+            return list(ruling.points), True
+        if ruling.kind == "replay":
             if self.replays >= REPLAY_MAX:
                 raise RuleError.of(f"{fld}.ruling.kind", "replay-limit",
                                    "hand %(n)s has been replayed %(max)s times already; record "
                                    "how this deal went (as played, charged or adjusted)",
                                    n=self.number, max=REPLAY_MAX)
             self.replays += 1
-            counted = False
-        # the game --------------------------------------------------------------------------
-        if counted:
-            self.replays = 0
-            totals = self.totals
-            for s in range(4):
-                totals[s] += points[s] + payments[s]
-            self.expected_sum += contract.total
-            if profile.id == "rifki":
-                self._count_choice(contract, slot)
-            self.number += 1
-        result = hand_result(played_points, points, counted, ruling, made_king)
-        self.hands.append(result)
-        return result
+            return points, False
+        return points, True
+
+    def _count(self, facts: _Facts, points: list[int]) -> None:
+        """A counted hand: the totals, the limits of chosen contracts, the next hand."""
+        self.replays = 0
+        totals, payments = self.totals, facts.payments
+        for s in range(4):
+            totals[s] += points[s] + payments[s]
+        self.expected_sum += facts.contract.total
+        if self.profile.chosen:
+            self._count_choice(facts.contract, facts.slot)
+        self.number += 1
+
+    def _hand_result(self, facts: _Facts, entry: _Entry, played_points: list[int],
+                     points: list[int], counted: bool, ruling: Ruling,
+                     made_king: bool) -> HandResult:
+        """The hand as a value, built once (lists become tuples here, not in loops)."""
+        slot, contract, trump, played = facts.slot, facts.contract, facts.trump, entry.played
+        masks = entry.captured_masks
+        common = (facts.index, facts.number, contract, suit_text(trump) if trump >= 0 else None,
+                  slot.dealer, slot.owner, slot.chooser, facts.declarer, facts.leader, facts.bid,
+                  facts.calls, facts.mode, tuple(played_points), tuple(points),
+                  tuple(facts.payments) if counted else (0, 0, 0, 0), sum(points),
+                  contract.total, counted, ruling, entry.counts, tuple(self.totals))
+        if played is None:
+            return HandResult(*common, tricks_played=entry.tricks_played, entry=entry.entry,
+                              made_king=made_king,
+                              captured_masks=None if masks is None else tuple(masks))
+        outcome = played.outcome
+        return HandResult(
+            *common, tuple(played.tricks), tuple(outcome.winners), tuple(outcome.leaders),
+            entry.tricks_played, outcome.ended_early, tuple(played.captured_masks),
+            None if played.deal_order is None else tuple(played.deal_order),
+            made_king=made_king, violations=tuple(outcome.violations))
 
     # --- pieces of a hand ----------------------------------------------------------------
     def _contract(self, hand: dict[str, Any], slot: Slot, fld: str) -> Contract:
@@ -506,7 +555,7 @@ class GameBuilder:
             raise InputError.of(f, "contract", "%(value)r is not a %(profile)s contract (one of: "
                                 "%(allowed)s)", value=cid, profile=profile.id,
                                 allowed=", ".join(profile.contracts))
-        if profile.id == "rifki":
+        if profile.chosen:
             problem = self.choice_problem(contract.id, slot)
             if problem is not None:
                 raise problem.moved(f)

@@ -28,7 +28,7 @@ def slot_for(profile: Profile, first_seat: int, number: int) -> Slot:
     holding the 2♦ -- so rifki hands report ``dealer: null``; the chooser leads.
     """
     seat = (first_seat + number - 1) % 4
-    if profile.id == "rifki":
+    if profile.chosen:
         return Slot(number, None, None, None, seat, seat, False)
     fiesta = profile.is_fiesta(number)
     return Slot(number, profile.fixed_contract(number), seat, seat if fiesta else None, None,
@@ -52,7 +52,7 @@ def contract_choices(record: object) -> list[Choice]:
 
     assert isinstance(record, Record)
     builder = builder_for(record)
-    if builder.complete or builder.profile.id != "rifki":
+    if builder.complete or not builder.profile.chosen:
         return []
     slot = builder.slot()
     out = []
