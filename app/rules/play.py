@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import NoReturn
 
 from app.rules.cards import (
     ABOVE,
@@ -369,7 +370,9 @@ class PlayOutcome:
     violations: list[Violation] = field(default_factory=list)
 
 
-def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int,
+# C901: one loop over every trick of every hand, unrolled over the four plays (the judging
+# and the winner) because it is the engine's hot path; what runs once per hand is split out.
+def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int,  # noqa: C901
              tricks: list[list[int]], deal: list[int] | None, fld: str,
              names: list[str] | None = None, current: list[int] | None = None) -> PlayOutcome:
     """Plays a hand from its tricks: winners, captures, early end, every violation.
@@ -398,14 +401,7 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
     over = False
     seat = leader
     if len(tricks) > n_tricks:
-        # an early end before the last trick is reported where it happens, below
-        early_end = _early_end(tricks, leader, trump, scoring) if early else None
-        index = early_end if early_end is not None else n_tricks
-        if early_end is not None:
-            raise InputError.of(f"{fld}[{index}]", "hand-over", "trick %(n)s comes after the end of "
-                                "the hand (the hand ended early)", n=index + 1)
-        raise InputError.of(f"{fld}[{index}]", "hand-over", "trick %(n)s comes after the end of "
-                            "the hand (the hand has no more tricks)", n=index + 1)
+        _too_many_tricks(tricks, contract, n_tricks, fld)
     # module tables as locals: this loop runs for every trick of every hand
     bit_of, suit_of, judge = BIT, SUIT_OF, judge_play
     # per led suit: the cards a follower / a void player must hold for a rule to concern him
@@ -491,25 +487,11 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
     for winner in winners[n_tricks - 2:]:    # the last two tricks (those played so far)
         last_two[winner] += 1
     if current:
-        index = len(tricks)
         leaders.append(seat)
-        for pos, card in enumerate(current):
-            who = (seat + pos) & 3
-            if holding is not None:
-                held = holding[who] & ~played
-                broken_rule = judge(rules, trump, index + 1, current[:pos], card, held, played)
-                if broken_rule is not None:
-                    found.append((index, who, card, broken_rule[0], broken_rule[1] & held))
-            else:
-                seen[who] |= BIT[card]
+        _judge_current(referee, len(tricks), current, seat, holding, played, seen, found)
         tricks = [*tricks, current]
     elif len(tricks) < n_tricks and not over and current is None:
-        if early:
-            raise InputError.of(fld, "hand-unfinished", "%(n)s tricks entered; the hand is not "
-                                "over until trick %(last)s or the last scoring card",
-                                n=len(tricks), last=n_tricks)
-        raise InputError.of(fld, "hand-unfinished", "%(n)s tricks entered; the hand is not over "
-                            "until trick %(last)s", n=len(tricks), last=n_tricks)
+        _unfinished(len(tricks), n_tricks, early, fld)
     if holding is None:                 # without the deal: what later plays prove
         before = 0
         for index, trick in enumerate(tricks):
@@ -518,13 +500,57 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
                 before |= BIT[card]
     outcome = PlayOutcome(winners, leaders, captured, tricks_won, last_two,
                           over and len(winners) < n_tricks)
+    if found:
+        outcome.violations = _violations(found, tricks, leaders, names)
+    return outcome
+
+
+def _too_many_tricks(tricks: list[list[int]], contract: Contract, n_tricks: int,
+                     fld: str) -> NoReturn:
+    # an early end before the last trick is reported where it happens
+    early_end = (_early_end(tricks, contract.scoring_mask) if contract.ends_early else None)
+    if early_end is not None:
+        raise InputError.of(f"{fld}[{early_end}]", "hand-over", "trick %(n)s comes after the end "
+                            "of the hand (the hand ended early)", n=early_end + 1)
+    raise InputError.of(f"{fld}[{n_tricks}]", "hand-over", "trick %(n)s comes after the end of "
+                        "the hand (the hand has no more tricks)", n=n_tricks + 1)
+
+
+def _unfinished(n: int, n_tricks: int, early: bool, fld: str) -> NoReturn:
+    if early:
+        raise InputError.of(fld, "hand-unfinished", "%(n)s tricks entered; the hand is not "
+                            "over until trick %(last)s or the last scoring card",
+                            n=n, last=n_tricks)
+    raise InputError.of(fld, "hand-unfinished", "%(n)s tricks entered; the hand is not over "
+                        "until trick %(last)s", n=n, last=n_tricks)
+
+
+def _judge_current(referee: Referee, index: int, current: list[int], seat: int,
+                   holding: list[int] | None, played: int, seen: list[int],
+                   found: list[tuple[int, int, int, str, int]]) -> None:
+    """The trick being played (a hand in progress): with the deal each play is judged now;
+    without it, its cards join what each seat is seen to play."""
+    for pos, card in enumerate(current):
+        who = (seat + pos) & 3
+        if holding is None:
+            seen[who] |= BIT[card]
+            continue
+        held = holding[who] & ~played
+        broken_rule = judge_play(referee.rules, referee.trump, index + 1, current[:pos], card,
+                                 held, played)
+        if broken_rule is not None:
+            found.append((index, who, card, broken_rule[0], broken_rule[1] & held))
+
+
+def _violations(found: list[tuple[int, int, int, str, int]], tricks: list[list[int]],
+                leaders: list[int], names: list[str] | None) -> list[Violation]:
+    out = []
     for index, who, card, rule, proof in found:
         evidence = evidence_texts(proof, _played_at(tricks, leaders, who))
         name = names[who] if names else f"seat {who}"
-        outcome.violations.append(Violation(index + 1, who, str(Card(card)), rule,
-                                            describe(rule, name, card, index + 1, evidence),
-                                            tuple(evidence)))
-    return outcome
+        out.append(Violation(index + 1, who, str(Card(card)), rule,
+                             describe(rule, name, card, index + 1, evidence), tuple(evidence)))
+    return out
 
 
 def hand_counts(contract: Contract, outcome: PlayOutcome) -> dict[str, list[int]]:
@@ -653,7 +679,7 @@ def _check_cards(trick: list[int], seat: int, played: int, deal: list[int] | Non
     return played
 
 
-def _early_end(tricks: list[list[int]], leader: int, trump: int, scoring: int) -> int | None:
+def _early_end(tricks: list[list[int]], scoring: int) -> int | None:
     """The index of the trick after which every scoring card is taken, if before the last."""
     taken = 0
     for index, trick in enumerate(tricks[:-1]):

@@ -194,42 +194,21 @@ class GameResult:
 # --- reading the header ------------------------------------------------------------------
 
 def _header(data: object) -> tuple[Profile, Options, list[str], int, dict[str, Any]]:
+    """The record's top level read and checked: profile, options, players, first seat and
+    the canonical header (the hands left empty)."""
     if not isinstance(data, dict):
         raise InputError.of("record", "type", "must be a JSON object, not %(got)s",
                             got=type_name(data))
     check_value(data)
     top = data
-    if "format" not in top:
-        raise InputError.of("format", "missing-key",
-                            'missing; a record starts with "format": "%(format)s"', format=FORMAT)
-    if top["format"] != FORMAT:
-        raise InputError.of("format", "format",
-                            '%(value)r is not a supported format (expected "%(format)s")',
-                            value=top["format"], format=FORMAT)
+    _check_format(top)
     if "profile" not in top:
         raise InputError.of("profile", "missing-key", "missing (ru32, fiestas, subastas or rifki)")
     profile = get_profile(top["profile"])
-    seat_key = profile.seat_key
-    check_keys(top, TOP_KEYS + (seat_key,), "")
+    check_keys(top, TOP_KEYS + (profile.seat_key,), "")
     options = profile.parse_options(top.get("options"))
-    if "players" not in top:
-        raise InputError.of("players", "missing-key", "missing: four names in seat order")
-    players_raw = need_list(top["players"], "players", "names")
-    if len(players_raw) != 4:
-        raise InputError.of("players", "players", "a game has four players, not %(n)s",
-                            n=len(players_raw))
-    players: list[str] = []
-    for k, name in enumerate(players_raw):
-        name = clean_text(need_str(name, f"players[{k}]", nonempty=True), f"players[{k}]", NAME_MAX)
-        if name in players:
-            raise InputError.of(f"players[{k}]", "players", '"%(name)s" is already seat %(seat)s',
-                                name=name, seat=players.index(name))
-        players.append(name)
-    if seat_key not in top:
-        if seat_key == "first_chooser":
-            raise InputError.of(seat_key, "missing-key", "missing: the seat holding the 2♦ (0-3)")
-        raise InputError.of(seat_key, "missing-key", "missing: the first dealer (0-3)")
-    first = need_seat(top[seat_key], seat_key)
+    players = _players(top)
+    first = _first_seat(top, profile.seat_key)
     if "hands" not in top:
         raise InputError.of("hands", "missing-key", "missing (an empty list for a new game)")
     need_list(top["hands"], "hands")
@@ -244,6 +223,42 @@ def _header(data: object) -> tuple[Profile, Options, list[str], int, dict[str, A
         else:
             canonical[key] = top[key]
     return profile, options, players, first, canonical
+
+
+def _check_format(top: dict[str, Any]) -> None:
+    if "format" not in top:
+        raise InputError.of("format", "missing-key",
+                            'missing; a record starts with "format": "%(format)s"', format=FORMAT)
+    if top["format"] != FORMAT:
+        raise InputError.of("format", "format",
+                            '%(value)r is not a supported format (expected "%(format)s")',
+                            value=top["format"], format=FORMAT)
+
+
+def _players(top: dict[str, Any]) -> list[str]:
+    """Four distinct names, in normal form C."""
+    if "players" not in top:
+        raise InputError.of("players", "missing-key", "missing: four names in seat order")
+    players_raw = need_list(top["players"], "players", "names")
+    if len(players_raw) != 4:
+        raise InputError.of("players", "players", "a game has four players, not %(n)s",
+                            n=len(players_raw))
+    players: list[str] = []
+    for k, name in enumerate(players_raw):
+        name = clean_text(need_str(name, f"players[{k}]", nonempty=True), f"players[{k}]", NAME_MAX)
+        if name in players:
+            raise InputError.of(f"players[{k}]", "players", '"%(name)s" is already seat %(seat)s',
+                                name=name, seat=players.index(name))
+        players.append(name)
+    return players
+
+
+def _first_seat(top: dict[str, Any], seat_key: str) -> int:
+    if seat_key not in top:
+        if seat_key == "first_chooser":
+            raise InputError.of(seat_key, "missing-key", "missing: the seat holding the 2♦ (0-3)")
+        raise InputError.of(seat_key, "missing-key", "missing: the first dealer (0-3)")
+    return need_seat(top[seat_key], seat_key)
 
 
 # --- replaying ---------------------------------------------------------------------------
@@ -516,20 +531,13 @@ class GameBuilder:
 
     # --- pieces of a hand ----------------------------------------------------------------
     def _contract(self, hand: dict[str, Any], slot: Slot, fld: str) -> Contract:
+        """The hand's contract: the schedule's, a fiesta's or the chooser's (within limits)."""
         profile = self.profile
         f = f"{fld}.contract"
         if "contract" not in hand:
             if slot.contract is not None:
                 return profile.contracts[slot.contract]
-            if slot.fiesta:
-                if "notrump" in profile.positive_fiestas:
-                    raise InputError.of(f, "missing-key",
-                                        "missing: a fiesta is trump, notrump, nulos or 433")
-                raise InputError.of(f, "missing-key", "missing: a fiesta is trump, nulos or 433")
-            chooser = slot.chooser or 0
-            raise InputError.of(f, "missing-key",
-                                "missing: seat %(seat)s (%(name)s) chooses the contract",
-                                seat=chooser, name=self.players[chooser])
+            raise self._missing_contract(slot, f)
         cid = hand["contract"]
         if not isinstance(cid, str):
             raise InputError.of(f, "type", "must be a contract id, not %(got)s",
@@ -551,6 +559,22 @@ class GameBuilder:
                                     "%(value)r is not a fiesta contract (trump, nulos or 433)",
                                     value=cid)
             return contract
+        return self._chosen_contract(contract, cid, slot, f)
+
+    def _missing_contract(self, slot: Slot, f: str) -> InputError:
+        if slot.fiesta:
+            if "notrump" in self.profile.positive_fiestas:
+                return InputError.of(f, "missing-key",
+                                     "missing: a fiesta is trump, notrump, nulos or 433")
+            return InputError.of(f, "missing-key", "missing: a fiesta is trump, nulos or 433")
+        chooser = slot.chooser or 0
+        return InputError.of(f, "missing-key",
+                             "missing: seat %(seat)s (%(name)s) chooses the contract",
+                             seat=chooser, name=self.players[chooser])
+
+    def _chosen_contract(self, contract: Contract | None, cid: str, slot: Slot,
+                         f: str) -> Contract:
+        profile = self.profile
         if contract is None:
             raise InputError.of(f, "contract", "%(value)r is not a %(profile)s contract (one of: "
                                 "%(allowed)s)", value=cid, profile=profile.id,
@@ -762,55 +786,16 @@ class GameBuilder:
                   ) -> tuple[dict[str, Any], dict[str, list[int]], list[int]]:
         """The canonical captures entry, the counts it gives and each seat's scoring cards."""
         caps = need_dict(value, fld)
-        scoring = contract.scoring_mask
         allowed = ["cards"] + [e for e in ("tricks", "last_two") if contract.values.get(e)]
         check_keys(caps, tuple(allowed), fld + ".")
         out: dict[str, Any] = {}
-        deck, size = self.profile.deck, self.profile.deck_size
         masks = [0, 0, 0, 0]
         if "cards" in caps:
-            lists = need_list(caps["cards"], f"{fld}.cards", "card-lists")
-            if len(lists) != 4:
-                raise InputError.of(f"{fld}.cards", "length", "has one list per seat: 4, not %(n)s",
-                                    n=len(lists))
-            seen = 0
-            texts: list[list[str]] = []
-            for s, items in enumerate(lists):
-                f = f"{fld}.cards[{s}]"
-                cards = need_list(items, f, "cards")
-                row = []
-                for k, text in enumerate(cards):
-                    c = parse_card(text, f"{f}[{k}]", deck, size)
-                    b = BIT[c]
-                    if not scoring & b:
-                        self._fail(InputError.of(f"{f}[{k}]", "not-scoring",
-                                                 "%(card)s does not score in %(contract)s",
-                                                 card=card_text(c),
-                                                 contract=_contract_word(contract)))
-                        continue
-                    if seen & b:
-                        self._fail(InputError.of(f"{f}[{k}]", "card-twice",
-                                                 "%(card)s is listed twice", card=card_text(c)))
-                        continue
-                    seen |= b
-                    masks[s] |= b
-                    row.append(card_text(c))
-                texts.append(row)
-            missing = scoring & ~seen
-            if missing:
-                names = " ".join(card_text(c) for c in cards_of(missing))
-                if missing.bit_count() == 1:
-                    self._fail(SumError.of(f"{fld}.cards", "sum", "every scoring card is taken "
-                                           "by someone: %(cards)s is not assigned", cards=names))
-                else:
-                    self._fail(SumError.of(f"{fld}.cards", "sum", "every scoring card is taken "
-                                           "by someone: %(cards)s are not assigned", cards=names))
-            out["cards"] = texts
-        elif scoring:
+            out["cards"], masks = self._captured_cards(caps["cards"], contract, f"{fld}.cards")
+        elif contract.scoring_mask:
             raise InputError.of(f"{fld}.cards", "missing-key",
                                 "missing: the scoring cards each seat took")
         counts = card_counts(contract, masks)
-        n_tricks = self.profile.n_tricks
         for element in ("tricks", "last_two"):
             if element not in allowed:
                 continue
@@ -819,27 +804,75 @@ class GameBuilder:
                 if element not in caps:
                     raise _missing_element(f, contract, element)
                 if element == "tricks":
-                    items = need_list(caps[element], f, "counts")
-                    if len(items) != 4:
-                        raise InputError.of(f, "length", "has one count per seat: 4, not %(n)s",
-                                            n=len(items))
-                    nums = [need_int(x, f"{f}[{k}]", 0, n_tricks) for k, x in enumerate(items)]
-                    if sum(nums) != n_tricks:
-                        raise _sum_error(f, "tricks", sum(nums), self.profile)
-                    out[element] = nums
-                    counts["tricks"] = nums
+                    out[element] = counts["tricks"] = self._tricks_won(caps[element], f)
                 else:
-                    seats = need_list(caps[element], f, "seats")
-                    if len(seats) != 2:
-                        raise _last_two_length(f, n_tricks, len(seats))
-                    pair = [need_seat(s, f"{f}[{k}]") for k, s in enumerate(seats)]
-                    out[element] = pair
+                    out[element] = pair = self._last_two_seats(caps[element], f)
                     counts["last_two"] = [pair.count(s) for s in range(4)]
             except RecordError as e:
                 self._fail(e)
         out = {k: out[k] for k in caps if k in out}
         self._check_trick_room(counts, contract, fld)
         return out, counts, masks
+
+    def _captured_cards(self, value: object, contract: Contract, fld: str
+                        ) -> tuple[list[list[str]], list[int]]:
+        """The scoring cards each seat took (canonical texts and bit sets); each card that
+        does not score, is listed twice or is not assigned is a problem of its own."""
+        deck, size = self.profile.deck, self.profile.deck_size
+        scoring = contract.scoring_mask
+        lists = need_list(value, fld, "card-lists")
+        if len(lists) != 4:
+            raise InputError.of(fld, "length", "has one list per seat: 4, not %(n)s",
+                                n=len(lists))
+        masks = [0, 0, 0, 0]
+        seen = 0
+        texts: list[list[str]] = []
+        for s, items in enumerate(lists):
+            f = f"{fld}[{s}]"
+            row = []
+            for k, text in enumerate(need_list(items, f, "cards")):
+                c = parse_card(text, f"{f}[{k}]", deck, size)
+                b = BIT[c]
+                if not scoring & b:
+                    self._fail(InputError.of(f"{f}[{k}]", "not-scoring",
+                                             "%(card)s does not score in %(contract)s",
+                                             card=card_text(c),
+                                             contract=_contract_word(contract)))
+                elif seen & b:
+                    self._fail(InputError.of(f"{f}[{k}]", "card-twice",
+                                             "%(card)s is listed twice", card=card_text(c)))
+                else:
+                    seen |= b
+                    masks[s] |= b
+                    row.append(card_text(c))
+            texts.append(row)
+        missing = scoring & ~seen
+        if missing:
+            names = " ".join(card_text(c) for c in cards_of(missing))
+            if missing.bit_count() == 1:
+                self._fail(SumError.of(fld, "sum", "every scoring card is taken "
+                                       "by someone: %(cards)s is not assigned", cards=names))
+            else:
+                self._fail(SumError.of(fld, "sum", "every scoring card is taken "
+                                       "by someone: %(cards)s are not assigned", cards=names))
+        return texts, masks
+
+    def _tricks_won(self, value: object, f: str) -> list[int]:
+        n_tricks = self.profile.n_tricks
+        items = need_list(value, f, "counts")
+        if len(items) != 4:
+            raise InputError.of(f, "length", "has one count per seat: 4, not %(n)s",
+                                n=len(items))
+        nums = [need_int(x, f"{f}[{k}]", 0, n_tricks) for k, x in enumerate(items)]
+        if sum(nums) != n_tricks:
+            raise _sum_error(f, "tricks", sum(nums), self.profile)
+        return nums
+
+    def _last_two_seats(self, value: object, f: str) -> list[int]:
+        seats = need_list(value, f, "seats")
+        if len(seats) != 2:
+            raise _last_two_length(f, self.profile.n_tricks, len(seats))
+        return [need_seat(s, f"{f}[{k}]") for k, s in enumerate(seats)]
 
     def _tricks(self, hand: dict[str, Any], contract: Contract, trump: int, leader: int | None,
                 fld: str) -> _Played:
@@ -898,6 +931,7 @@ class GameBuilder:
         raise AssertionError("unreachable: the deal reads")  # pragma: no cover
 
     def _ruling(self, value: object, contract: Contract, fld: str) -> Ruling:
+        """A hand's ruling (RULES.md §3): its kind, then each key the kind takes."""
         data = need_dict(value, fld)
         check_keys(data, RULING_KEYS, fld + ".")
         if "kind" not in data:
@@ -907,51 +941,20 @@ class GameBuilder:
         if kind not in RULING_KINDS:
             raise InputError.of(f"{fld}.kind", "ruling", "%(value)r is not a ruling (one of "
                                 "%(allowed)s)", value=kind, allowed=", ".join(RULING_KINDS))
-        seat: int | None = None
-        points: tuple[int, ...] | None = None
+        seat = _ruling_seat(data, kind, contract, fld)
+        points = _ruling_points(data, kind, contract, fld)
         reason: str | None = None
-        by: str | None = None
-        at: str | None = None
-        if "seat" in data:
-            if kind != "charge-offender":
-                raise InputError.of(f"{fld}.seat", "unexpected-key",
-                                    "a seat goes only with charge-offender")
-            seat = need_seat(data["seat"], f"{fld}.seat")
-        elif kind == "charge-offender":
-            raise InputError.of(f"{fld}.seat", "missing-key", "missing: the offending seat")
-        if kind == "charge-offender" and not contract.negative:
-            raise RuleError.of(f"{fld}.kind", "charge-offender",
-                               "charge-offender is for negative hands only")
-        if "points" in data:
-            if kind != "adjusted":
-                raise InputError.of(f"{fld}.points", "unexpected-key",
-                                    "points go only with an adjusted ruling")
-            items = need_list(data["points"], f"{fld}.points", "points")
-            if len(items) != 4:
-                raise InputError.of(f"{fld}.points", "length",
-                                    "has one number per seat: 4, not %(n)s", n=len(items))
-            pts = []
-            for k, x in enumerate(items):
-                if type(x) is not int:
-                    raise InputError.of(f"{fld}.points[{k}]", "type",
-                                        "must be a whole number, not %(got)s", got=type_name(x))
-                pts.append(x)
-            if sum(pts) != contract.total:
-                raise SumError.of(f"{fld}.points", "sum",
-                                  "the points add up to %(sum)s; this hand's total is %(total)s",
-                                  sum=sum(pts), total=contract.total)
-            points = tuple(pts)
-        elif kind == "adjusted":
-            raise InputError.of(f"{fld}.points", "missing-key", "missing: the four adjusted points")
         if "reason" in data:
             reason = clean_text(need_str(data["reason"], f"{fld}.reason",
-                                                nonempty=kind == "adjusted"),
-                                       f"{fld}.reason", REASON_MAX)
+                                         nonempty=kind == "adjusted"),
+                                f"{fld}.reason", REASON_MAX)
         elif kind == "adjusted":
             raise InputError.of(f"{fld}.reason", "missing-key",
                                 "missing: an adjusted ruling needs a reason")
+        by: str | None = None
         if "by" in data:
             by = clean_text(need_str(data["by"], f"{fld}.by"), f"{fld}.by", NAME_MAX)
+        at: str | None = None
         if "at" in data:
             at = need_str(data["at"], f"{fld}.at")
             try:
@@ -980,6 +983,47 @@ class GameBuilder:
         return GameResult(record, self.profile, self.options, tuple(self.hands), tuple(totals),
                           total, self.expected_sum, total == self.expected_sum, complete,
                           winners, self.next_hand())
+
+
+def _ruling_seat(data: dict[str, Any], kind: str, contract: Contract, fld: str) -> int | None:
+    """The offending seat a charge-offender ruling names (for negative hands only)."""
+    seat: int | None = None
+    if "seat" in data:
+        if kind != "charge-offender":
+            raise InputError.of(f"{fld}.seat", "unexpected-key",
+                                "a seat goes only with charge-offender")
+        seat = need_seat(data["seat"], f"{fld}.seat")
+    elif kind == "charge-offender":
+        raise InputError.of(f"{fld}.seat", "missing-key", "missing: the offending seat")
+    if kind == "charge-offender" and not contract.negative:
+        raise RuleError.of(f"{fld}.kind", "charge-offender",
+                           "charge-offender is for negative hands only")
+    return seat
+
+
+def _ruling_points(data: dict[str, Any], kind: str, contract: Contract, fld: str
+                   ) -> tuple[int, ...] | None:
+    """The four points of an adjusted ruling, adding up to the hand's total."""
+    if "points" not in data:
+        if kind == "adjusted":
+            raise InputError.of(f"{fld}.points", "missing-key", "missing: the four adjusted points")
+        return None
+    if kind != "adjusted":
+        raise InputError.of(f"{fld}.points", "unexpected-key",
+                            "points go only with an adjusted ruling")
+    items = need_list(data["points"], f"{fld}.points", "points")
+    if len(items) != 4:
+        raise InputError.of(f"{fld}.points", "length",
+                            "has one number per seat: 4, not %(n)s", n=len(items))
+    for k, x in enumerate(items):
+        if type(x) is not int:
+            raise InputError.of(f"{fld}.points[{k}]", "type",
+                                "must be a whole number, not %(got)s", got=type_name(x))
+    if sum(items) != contract.total:
+        raise SumError.of(f"{fld}.points", "sum",
+                          "the points add up to %(sum)s; this hand's total is %(total)s",
+                          sum=sum(items), total=contract.total)
+    return tuple(items)
 
 
 def canonical_hand(raw: dict[str, Any], h: HandResult) -> dict[str, Any]:
