@@ -296,15 +296,31 @@ def judge_play(rules: PlayRules, trump: int, trick_no: int, trick: list[int], ca
 
 def trick_winner(trick: list[int], trump: int) -> int:
     """The position (0-3) of the card that wins the trick."""
-    best = trick[0]
-    pos = 0
-    for position in (1, 2, 3):
-        card = trick[position]
-        if SUIT_OF[card] == SUIT_OF[best]:
-            if card > best:
-                best, pos = card, position
-        elif SUIT_OF[card] == trump:
-            best, pos = card, position
+    card0, card1, card2, card3 = trick
+    return _winner(card0, card1, card2, card3, SUIT_OF[card0], SUIT_OF[card1], SUIT_OF[card2],
+                   SUIT_OF[card3], trump)
+
+
+def _winner(card0: int, card1: int, card2: int, card3: int, suit0: int, suit1: int, suit2: int,
+            suit3: int, trump: int) -> int:
+    """The rule of the trick, the one place it is written: the highest trump wins, else the
+    highest card of the suit led (the position, 0-3; the suits given, as play_out has them)."""
+    best, pos, best_suit = card0, 0, suit0
+    if suit1 == best_suit:
+        if card1 > best:
+            best, pos = card1, 1
+    elif suit1 == trump:
+        best, pos, best_suit = card1, 1, suit1
+    if suit2 == best_suit:
+        if card2 > best:
+            best, pos = card2, 2
+    elif suit2 == trump:
+        best, pos, best_suit = card2, 2, suit2
+    if suit3 == best_suit:
+        if card3 > best:
+            pos = 3
+    elif suit3 == trump:
+        pos = 3
     return pos
 
 
@@ -387,7 +403,6 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
     the last-two count holds the final tricks won so far.
     """
     n_tricks = profile.n_tricks
-    scoring = contract.scoring_mask
     early = contract.ends_early
     winners: list[int] = []
     leaders: list[int] = []
@@ -403,7 +418,8 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
     if len(tricks) > n_tricks:
         _too_many_tricks(tricks, contract, n_tricks, fld)
     # module tables as locals: this loop runs for every trick of every hand
-    bit_of, suit_of, judge = BIT, SUIT_OF, judge_play
+    bit_of, suit_of, judge, winning = BIT, SUIT_OF, judge_play, _winner
+    ends_after = contract.ends_after
     # per led suit: the cards a follower / a void player must hold for a rule to concern him
     follow_by_suit = referee.follow_by_suit
     void_by_suit = referee.void_by_suit
@@ -458,27 +474,10 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
             seen[seat2] |= bit2
             seen[seat3] |= bit3
         played |= mask
-        # the winner: highest trump, else highest card of the led suit
-        best, pos, best_suit = card0, 0, suit0
-        if suit1 == best_suit:
-            if card1 > best:
-                best, pos = card1, 1
-        elif suit1 == trump:
-            best, pos, best_suit = card1, 1, suit1
-        if suit2 == best_suit:
-            if card2 > best:
-                best, pos = card2, 2
-        elif suit2 == trump:
-            best, pos, best_suit = card2, 2, suit2
-        if suit3 == best_suit:
-            if card3 > best:
-                pos = 3
-        elif suit3 == trump:
-            pos = 3
-        seat = (seat + pos) & 3
+        seat = (seat + winning(card0, card1, card2, card3, suit0, suit1, suit2, suit3, trump)) & 3
         winners.append(seat)
         captured[seat] |= mask
-        if early and played & scoring == scoring:
+        if ends_after(played):
             over = True
     if played.bit_count() != 4 * len(tricks):
         _first_card_problem(tricks, leaders, deal, fld, names)
@@ -508,7 +507,7 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
 def _too_many_tricks(tricks: list[list[int]], contract: Contract, n_tricks: int,
                      fld: str) -> NoReturn:
     # an early end before the last trick is reported where it happens
-    early_end = (_early_end(tricks, contract.scoring_mask) if contract.ends_early else None)
+    early_end = _early_end(tricks, contract)
     if early_end is not None:
         raise InputError.of(f"{fld}[{early_end}]", "hand-over", "trick %(n)s comes after the end "
                             "of the hand (the hand ended early)", n=early_end + 1)
@@ -679,13 +678,13 @@ def _check_cards(trick: list[int], seat: int, played: int, deal: list[int] | Non
     return played
 
 
-def _early_end(tricks: list[list[int]], scoring: int) -> int | None:
+def _early_end(tricks: list[list[int]], contract: Contract) -> int | None:
     """The index of the trick after which every scoring card is taken, if before the last."""
     taken = 0
     for index, trick in enumerate(tricks[:-1]):
         for card in trick:
             taken |= BIT[card]
-        if taken & scoring == scoring:
+        if contract.ends_after(taken):
             return index + 1
     return None
 

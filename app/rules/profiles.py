@@ -45,6 +45,11 @@ class Contract:
     def negative(self) -> bool:
         return self.total < 0
 
+    def ends_after(self, taken: int) -> bool:
+        """The early end, the one place it is written: a contract that ends early is over
+        once every scoring card is among the cards ``taken`` (RULES.md §0)."""
+        return self.ends_early and taken & self.scoring_mask == self.scoring_mask
+
     def name(self, lang: str = "es") -> str:
         return self.name_en if lang == "en" else self.name_es
 

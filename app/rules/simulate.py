@@ -51,7 +51,7 @@ def random_play(profile: Profile, rules: PlayRules, contract: Contract, trump: i
         broken |= mask
         taken |= mask
         seat = (seat + trick_winner(trick, trump)) & 3
-        if contract.ends_early and taken & contract.scoring_mask == contract.scoring_mask:
+        if contract.ends_after(taken):
             break
     return tricks
 
