@@ -199,7 +199,7 @@ def blank_doc(game: Any, lang: str = "es") -> dict[str, Any]:
     doc["fiesta_contracts"] = [{"id": c.id, "name": c.name(lang)} for c in profile.contracts.values()
                                if c.fiesta]
     doc["grid"] = None
-    if profile.id == "rifki":
+    if profile.chosen:
         quota = doc["options"].get("choice_limit") == "3+2"
         doc["grid"] = {
             "contracts": [{"id": cid, "name": profile.contracts[cid].name(lang),
