@@ -878,42 +878,42 @@ class GameBuilder:
                 fld: str) -> _Played:
         profile = self.profile
         deck, size, n_tricks = profile.deck, profile.deck_size, profile.n_tricks
-        f = f"{fld}.tricks"
-        raw = need_list(hand["tricks"], f, "tricks")
-        tricks = _parse_tricks(raw, f, deck, size)
+        tricks_fld = f"{fld}.tricks"
+        raw = need_list(hand["tricks"], tricks_fld, "tricks")
+        tricks = _parse_tricks(raw, tricks_fld, deck, size)
         deal: list[int] | None = None
         deal_order: list[list[str]] | None = None
         if "deal" in hand:
-            fd = f"{fld}.deal"
-            lists = need_list(hand["deal"], fd, "card-lists")
+            deal_fld = f"{fld}.deal"
+            lists = need_list(hand["deal"], deal_fld, "card-lists")
             if len(lists) != 4:
-                raise InputError.of(fd, "length", "has one list per seat: 4, not %(n)s",
+                raise InputError.of(deal_fld, "length", "has one list per seat: 4, not %(n)s",
                                     n=len(lists))
             deal = []
             seen = 0
             bits = CARD_BITS
-            for s, items in enumerate(lists):
+            for seat, items in enumerate(lists):
                 try:
-                    m = reduce(or_, map(bits.__getitem__, items), 0)
+                    mask = reduce(or_, map(bits.__getitem__, items), 0)
                     ok = type(items) is list and len(items) == n_tricks \
-                        and m.bit_count() == n_tricks and not seen & m \
-                        and (size == 52 or not m & ~deck)
+                        and mask.bit_count() == n_tricks and not seen & mask \
+                        and (size == 52 or not mask & ~deck)
                 except (KeyError, TypeError):
                     ok = False
                 if not ok:
-                    self._deal_defect(items, f"{fd}[{s}]", s, seen)
-                seen |= m
-                deal.append(m)
+                    self._deal_defect(items, f"{deal_fld}[{seat}]", seat, seen)
+                seen |= mask
+                deal.append(mask)
             deal_order = lists
         assert leader is not None
         referee = self.referees.get((contract.id, trump))
         if referee is None:
             referee = self.referees[contract.id, trump] = referee_for(
                 play_rules(profile, self.options, contract), trump)
-        outcome = play_out(profile, referee, contract, leader, tricks, deal, f, self.players)
+        outcome = play_out(profile, referee, contract, leader, tricks, deal, tricks_fld, self.players)
         scoring = contract.scoring_mask
         return _Played(tricks, outcome, hand_counts(contract, outcome),
-                       [m & scoring for m in outcome.captured], deal_order)
+                       [mask & scoring for mask in outcome.captured], deal_order)
 
     def _deal_defect(self, items: object, fld: str, seat: int, seen: int) -> None:
         """Names what is wrong with one seat's dealt cards (the slow path)."""
@@ -1055,26 +1055,27 @@ def _parse_tricks(raw: list[Any], fld: str, deck: int, size: int) -> list[list[i
     codes = CARD_CODES
     try:
         if set(map(type, raw)) <= {list}:
-            tricks = [[codes[a], codes[b], codes[c], codes[d]] for a, b, c, d in raw]
+            tricks = [[codes[card0], codes[card1], codes[card2], codes[card3]]
+                      for card0, card1, card2, card3 in raw]
             if size == 52:
                 return tricks
     except (KeyError, TypeError, ValueError):
         pass
     out = []
-    for t, trick in enumerate(raw):
-        ft = f"{fld}[{t}]"
-        items = need_list(trick, ft, "trick")
+    for index, trick in enumerate(raw):
+        trick_fld = f"{fld}[{index}]"
+        items = need_list(trick, trick_fld, "trick")
         if len(items) != 4:
-            raise InputError.of(ft, "length", "a trick has four cards, not %(n)s", n=len(items))
-        out.append(parse_cards(items, ft, deck, size))
+            raise InputError.of(trick_fld, "length", "a trick has four cards, not %(n)s", n=len(items))
+        out.append(parse_cards(items, trick_fld, deck, size))
     return out
 
 
 def _mask(cards: Sequence[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= BIT[c]
-    return m
+    mask = 0
+    for card in cards:
+        mask |= BIT[card]
+    return mask
 
 
 #: The heart among the four cards of each face element.
