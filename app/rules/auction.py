@@ -138,23 +138,7 @@ class Auction:
         what = m.group(3)
         expected = self.to_call
         if who != expected:
-            if who == "owner":
-                raise RuleError.of("", "auction-turn", '"%(call)s": the owner answers only when '
-                                   "bidding has stopped; it is seat %(seat)s's call",
-                                   call=text, seat=expected)
-            if isinstance(who, int) and who == self.owner:
-                raise RuleError.of("", "auction-owner",
-                                   '"%(call)s": seat %(seat)s owns this fiesta and does not bid',
-                                   call=text, seat=who)
-            if isinstance(who, int) and who in self.passed and self.phase == BIDDING:
-                raise RuleError.of("", "auction-pass-final",
-                                   '"%(call)s": seat %(seat)s has passed; a pass is final',
-                                   call=text, seat=who)
-            if expected == "owner":
-                raise RuleError.of("", "auction-turn", '"%(call)s": it is the owner\'s answer',
-                                   call=text)
-            raise RuleError.of("", "auction-turn", '"%(call)s": it is seat %(seat)s\'s call',
-                               call=text, seat=expected)
+            raise self._out_of_turn(who, expected, text)
         if self.phase == BIDDING:
             self._bidding(who, what, text)  # type: ignore[arg-type]
         elif self.phase == ANSWER:
@@ -164,6 +148,26 @@ class Auction:
         else:
             self._ultimatum(what, text)
         self.calls.append(text.strip().lower())
+
+    def _out_of_turn(self, who: int | str, expected: int | str | None, text: str) -> RuleError:
+        """Why a call by ``who`` is not the call expected now."""
+        if who == "owner":
+            return RuleError.of("", "auction-turn", '"%(call)s": the owner answers only when '
+                                "bidding has stopped; it is seat %(seat)s's call",
+                                call=text, seat=expected)
+        if isinstance(who, int) and who == self.owner:
+            return RuleError.of("", "auction-owner",
+                                '"%(call)s": seat %(seat)s owns this fiesta and does not bid',
+                                call=text, seat=who)
+        if isinstance(who, int) and who in self.passed and self.phase == BIDDING:
+            return RuleError.of("", "auction-pass-final",
+                                '"%(call)s": seat %(seat)s has passed; a pass is final',
+                                call=text, seat=who)
+        if expected == "owner":
+            return RuleError.of("", "auction-turn", '"%(call)s": it is the owner\'s answer',
+                                call=text)
+        return RuleError.of("", "auction-turn", '"%(call)s": it is seat %(seat)s\'s call',
+                            call=text, seat=expected)
 
     def _check_bid(self, what: str, text: str, may_match: bool) -> None:
         if what not in self.ladder:

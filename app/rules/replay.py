@@ -674,25 +674,7 @@ class GameBuilder:
             try:
                 if element not in counts:
                     raise _missing_element(f, contract, element)
-                v = counts[element]
-                if element == "kh":
-                    out[element] = need_seat(v, f)
-                elif element == "last_two":
-                    if not isinstance(v, list):
-                        need_list(v, f, what_term("last-two", before=n_tricks - 1, last=n_tricks))
-                    if len(v) != 2:
-                        raise _last_two_length(f, n_tricks, len(v))
-                    out[element] = [need_seat(s, f"{f}[{k}]") for k, s in enumerate(v)]
-                else:
-                    items = need_list(v, f, "counts")
-                    if len(items) != 4:
-                        raise InputError.of(f, "length", "has one count per seat: 4, not %(n)s",
-                                            n=len(items))
-                    nums = [need_int(x, f"{f}[{k}]", 0, full[element]) for k, x in enumerate(items)]
-                    total = sum(nums)
-                    if total != full[element]:
-                        raise _sum_error(f, element, total, self.profile)
-                    out[element] = nums
+                out[element] = self._count_of(element, counts[element], f, full, n_tricks)
             except RecordError as e:
                 self._fail(e)
         if len(out) == len(scored):
@@ -781,6 +763,29 @@ class GameBuilder:
                     f"{fld}.tricks[{s}]", "trick-room", "seat %(seat)s (%(name)s) took %(last)s "
                     "of the last two tricks but %(tricks)s tricks in all",
                     seat=s, name=self.players[s], last=counts["last_two"][s], tricks=tricks[s]))
+
+    def _count_of(self, element: str, value: object, f: str, full: Mapping[str, int],
+                  n_tricks: int) -> Any:
+        """One element of a counts entry: the K♥ seat, the last two tricks' seats, or a count
+        per seat adding up to the element's full count."""
+        if element == "kh":
+            return need_seat(value, f)
+        if element == "last_two":
+            if not isinstance(value, list):
+                need_list(value, f, what_term("last-two", before=n_tricks - 1, last=n_tricks))
+            assert isinstance(value, list)
+            if len(value) != 2:
+                raise _last_two_length(f, n_tricks, len(value))
+            return [need_seat(s, f"{f}[{k}]") for k, s in enumerate(value)]
+        items = need_list(value, f, "counts")
+        if len(items) != 4:
+            raise InputError.of(f, "length", "has one count per seat: 4, not %(n)s",
+                                n=len(items))
+        nums = [need_int(x, f"{f}[{k}]", 0, full[element]) for k, x in enumerate(items)]
+        total = sum(nums)
+        if total != full[element]:
+            raise _sum_error(f, element, total, self.profile)
+        return nums
 
     def _captures(self, value: object, contract: Contract, fld: str
                   ) -> tuple[dict[str, Any], dict[str, list[int]], list[int]]:
