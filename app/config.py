@@ -16,7 +16,7 @@ DEFAULTS: dict[str, Any] = {
     "AUTO_MIGRATE": True,          # run `alembic upgrade head` when the app starts
     "SECRET_KEY": None,
     "BABEL_DEFAULT_LOCALE": "es",
-    "LANGUAGES": ("es", "en"),
+    "LANGUAGES": ("es", "en", "tr", "ru"),
     # The club's time zone: every date and time a page or PDF shows (stored in UTC)
     "CLUB_TIME_ZONE": "Europe/Madrid",
     "WTF_CSRF_TIME_LIMIT": None,   # a game lasts an evening; tokens live with the session

@@ -30,6 +30,8 @@ from app.rules.record import RULING_KINDS
 SUIT_SYMBOLS: dict[str, str] = dict(zip(SUIT_LETTERS, ENGINE_SUIT_SYMBOLS, strict=True))
 RED_SUITS = ("H", "D")
 MINUS = "−"
+#: Each language of the app named in itself (the language switch).
+LANGUAGE_NAMES = {"es": "Español", "en": "English", "tr": "Türkçe", "ru": "Русский"}
 #: The auction's numbers the pages quote (the engine's own constants).
 SCORES = {"trick_bid": TRICK_BID_POINTS, "null_bid": NULL_BID_POINTS,
           "owner_433": OWNER_433_POINTS, "other_433": OTHER_433_POINTS}
@@ -279,7 +281,7 @@ def init_words(app: Flask) -> None:
                                  iso=iso_utc, face=card_face)
     app.jinja_env.globals.update(rule_name=rule_name, ruling_label=ruling_label,
                                  ruling_kinds=RULING_KINDS, SCORES=SCORES,
-                                 time_zone=time_zone,
+                                 LANGUAGE_NAMES=LANGUAGE_NAMES, time_zone=time_zone,
                                  call_text=call_text, call_what=call_what,
                                  violation_text=violation_row, evidence_text=evidence_text)
 

@@ -162,3 +162,26 @@ def test_entry_pages_link_their_contract_rules_and_ru32_words(phone: Any) -> Non
     phone.click("#contract-rules")
     phone.wait_for_url(re.compile(r"#contract-plus-last-two$"))
     assert phone.locator("#contract-plus-last-two").is_visible()
+
+
+@pytest.mark.parametrize("lang,words", [("tr", ("Puan çizelgesi", "El Almaz")),
+                                        ("ru", ("Лист счёта", "Не брать взяток"))])
+def test_the_switch_offers_four_languages_and_each_speaks(phone: Any, lang: str,
+                                                          words: tuple[str, str]) -> None:
+    gid = import_game(phone, revoke_record())
+    phone.goto(f"/games/{gid}")
+    switch = phone.locator(".lang-switch a, .lang-switch strong")
+    assert [t.strip() for t in switch.all_inner_texts()] == ["ES", "EN", "TR", "RU"]
+    links = phone.locator(".lang-switch a")
+    for k in range(links.count()):
+        box = links.nth(k).bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44, box
+    phone.click(f'.lang-switch a[hreflang="{lang}"]')
+    phone.wait_for_url(re.compile(rf"/games/{gid}$"))
+    assert phone.get_attribute("html", "lang") == lang
+    text = visible_text(phone)
+    for word in words:
+        assert word in text, word
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+    no_ids(phone)
+    phone.screenshot(path=str(SHOTS / f"kingsheet-words-{lang}-375.png"))
