@@ -45,18 +45,9 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     auth.init_app(app)
 
-    app.register_blueprint(games.bp)
-    app.register_blueprint(hands.bp)
-    app.register_blueprint(live.bp)
-    app.register_blueprint(players.bp)
-    app.register_blueprint(prefs.bp)
-    app.register_blueprint(referee.bp)
-    app.register_blueprint(seasons.bp)
-    app.register_blueprint(site.bp)
-    app.register_blueprint(rules.bp)
-    app.register_blueprint(share.bp)
-    app.register_blueprint(table.bp)
-    app.register_blueprint(users.bp)
+    for module in (games, hands, live, players, prefs, referee, seasons, site, rules, share, table,
+                   users):
+        app.register_blueprint(module.bp)
 
     from app.web import pdf
 
