@@ -79,6 +79,17 @@ def suit_markup(letter: str | None) -> Markup:
     return Markup(f'<span class="{suit_color(letter)}" title="{escape(letter)}">{symbol}</span>')
 
 
+def red_suits(text: Any) -> Markup:
+    """``text`` (escaped, unless it is Markup already) with each ♥ and ♦ printed red, as
+    every card and suit is elsewhere: for sentences that name a card ("the K♥", "who holds
+    the 2♦")."""
+    html = str(escape(text))
+    for letter in RED_SUITS:
+        symbol = SUIT_SYMBOLS[letter]
+        html = html.replace(symbol, f'<span class="red">{symbol}</span>')
+    return Markup(html)
+
+
 def card_markup(code: str) -> Markup:
     try:
         text = card_face(code)
@@ -277,6 +288,7 @@ def time_zone() -> str:
 def init_words(app: Flask) -> None:
     """Filters and globals of every template (pages and PDFs)."""
     app.jinja_env.filters.update(suit=suit_markup, card=card_markup, signed=signed,
+                                 red_suits=red_suits,
                                  datetime=local_datetime, date=local_date, time=local_time,
                                  iso=iso_utc, face=card_face)
     app.jinja_env.globals.update(rule_name=rule_name, ruling_label=ruling_label,

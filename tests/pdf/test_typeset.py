@@ -136,6 +136,49 @@ def test_notes_are_in_the_sheets_language(pdfs: dict[str, Any]) -> None:
         assert english not in text, english
 
 
+def suit_words(pdf: Path) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Every word of page 1 that holds a suit symbol, with its box in points (top-left origin)."""
+    xml = poppler("pdftotext", "-bbox", "-f", "1", "-l", "1", "-enc", "UTF-8", str(pdf), "-")
+    number = r'"([\d.]+)"'
+    words = re.findall(rf"<word xMin={number} yMin={number} xMax={number} yMax={number}>([^<]*)</word>", xml)
+    return [(w, (float(a), float(b), float(c), float(d))) for a, b, c, d, w in words
+            if any(s in w for s in "♠♥♦♣")]
+
+
+def red_pixels(image: Any, box: tuple[float, float, float, float], dpi: int) -> int:
+    """How many clearly red pixels (the sheet's #c0262d, anti-aliased) lie in ``box``."""
+    x0, y0, x1, y1 = (round(v * dpi / 72) for v in box)
+    data = image.crop((x0, y0, x1 + 1, y1 + 1)).tobytes()   # RGB, 3 bytes a pixel
+    pixels = zip(data[0::3], data[1::3], data[2::3], strict=True)
+    return sum(1 for r, g, b in pixels if r > 140 and g < 110 and b < 110 and r - g > 60)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_red_suits_print_red_black_suits_black(profile: str, pdfs: dict[str, Any], tmp_path: Path) -> None:
+    """♥ and ♦ print red wherever page 1 of the sheet names them: a trump in the contract
+    column (whose second line is styled apart), a card in the header's sentences ("who
+    holds the 2♦", "the K♥"); ♠ and ♣ print black."""
+    from PIL import Image
+
+    dpi = 150
+    pdf = pdfs[profile]["sheet"]
+    poppler("pdftoppm", "-png", "-r", str(dpi), "-f", "1", "-l", "1", "-singlefile", str(pdf),
+            str(tmp_path / "page"))
+    image = Image.open(tmp_path / "page.png").convert("RGB")
+    words = suit_words(pdf)
+    red = [(w, box) for w, box in words if "♥" in w or "♦" in w]
+    black = [(w, box) for w, box in words if w.strip("♠♣") != w and "♥" not in w and "♦" not in w]
+    assert red or black, "no suit on page 1"
+    # a trump ends its contract's first line: who chose it is on the next one, not glued on
+    assert not [w for w, _box in words if re.search(r"[♠♥♦♣][^\W\d_]", w)], words
+    if profile in ("fiestas", "rifki"):   # hearts or diamonds trumps in the contract column
+        assert [w for w, _box in red if w in "♥♦"], red
+    for word, box in red:
+        assert red_pixels(image, box, dpi) >= 3, f"{word!r} at {box} is not printed red"
+    for word, box in black:
+        assert red_pixels(image, box, dpi) == 0, f"{word!r} at {box} is printed red"
+
+
 def test_qr_code_holds_the_game_link(es_app: Any, pdfs: dict[str, Any]) -> None:
     import segno
 
