@@ -9,6 +9,14 @@
 (c) end to end over HTTP: GET /games/<id>/sheet.pdf of the same game from kingsheet under
     gunicorn (2 workers, one request at a time) next to GET /bare.pdf, the same bare render
     served by a bare Flask app (bench/bare_app.py), also in turns.
+(e) the content floor: the text of (a)'s sheet table alone (header row, every hand's number,
+    contract and who chose it, each seat's points over its running total, the check mark,
+    the totals row: what the issue asks the sheet to show), set as a plain table in the bare
+    render's own stylesheet (no colours, widths, rules or page furniture; fixed layout and
+    each cell's two lines one text, as the sheet) and rendered as the bare one is, in turns
+    with it. It shows how much of (a)'s ratio the required content costs
+    before any look is added: WeasyPrint pays per cell and per line of text, and the sheet
+    has twice the bare table's lines.
 (d) with --instructions (needs valgrind): the CPU instructions of one render of (a)'s sheet
     and of the bare render, counted by cachegrind (a process doing N renders minus one doing
     none), a figure that does not depend on what else the machine is doing.
@@ -37,10 +45,37 @@ table { border-collapse: collapse; width: 100%; }
 td { border: 0.5pt solid #999; padding: 0.4mm 1mm; text-align: right; }"""
 
 
+#: (e)'s stylesheet: the bare one, with the two levers the sheet uses that change nothing
+#: seen here (no measuring of cells; a cell's two lines one text).
+FLOOR_CSS = BARE_CSS + "\ntable { table-layout: fixed; } td { white-space: pre; }"
+
+
 def bare_html(rng: random.Random) -> str:
     rows = "".join("<tr>" + "".join(f"<td>{rng.randint(-400, 400)}</td>" for _ in range(6)) + "</tr>"
                    for _ in range(20))
     return f"<!doctype html><html><body><table>{rows}</table></body></html>"
+
+
+def content_html(doc: dict[str, Any]) -> str:
+    """(e): the sheet table's text as a plain HTML table, two lines where the sheet has two."""
+    from markupsafe import escape
+
+    def row(cells: list[str]) -> str:
+        return "<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+
+    def two(a: Any, b: Any) -> str:   # one text of two lines (white-space: pre), as the sheet
+        return f"{escape(a)}\n{escape(b)}"
+
+    players = doc["players"]
+    rows = [row(["#", two("Contrato", "Elige"), *map(str, map(escape, players)), "Control"])]
+    for r in doc["hands"]:
+        who = r["chooser"] if r["chooser"] is not None else r["dealer"]
+        contract = r["contract_name"] + (f" {r['trump']}" if r["trump"] else "")
+        rows.append(row([str(r["number"]), two(contract, players[who] if who is not None else ""),
+                         *(two(p, t) for p, t in zip(r["points"], r["running_totals"], strict=True)),
+                         "✓"]))
+    rows.append(row(["Σ", "Totales", *map(str, doc["totals"]), "✓"]))
+    return f"<!doctype html><html><body><table>{''.join(rows)}</table></body></html>"
 
 
 def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -200,6 +235,17 @@ def main() -> None:
             print(f"    rifki sheet, 20 hands  : {sheet * 1000:8.1f} ms  ({pages(sheet_pdf)} page(s), "
                   f"{len(sheet_pdf)} bytes; doc built in {build * 1000:.1f} ms)")
             print(f"    sheet / bare           : {ratio:8.2f}x  (target <= 1.5x, moonshot <= 1x)")
+
+            floor_html = content_html(doc)
+            floor_css = weasyprint.CSS(string=FLOOR_CSS)
+
+            def plain(text: str, css: Any) -> Callable[[], Any]:
+                return lambda: weasyprint.HTML(string=text).write_pdf(stylesheets=[css])
+
+            bare_e, floor = in_turns(plain(html, bare_css), plain(floor_html, floor_css), args.repeat)
+            print(f"(e) the sheet table's text alone, unstyled: {floor * 1000:8.1f} ms, "
+                  f"{floor / bare_e:.2f}x the bare render ({bare_e * 1000:.1f} ms in this pairing): "
+                  f"the content's own share of (a)")
 
             profiles = ["rifki", "fiestas", "subastas", "ru32"]
             docs = []
