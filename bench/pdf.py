@@ -17,7 +17,10 @@
     each cell's two lines one text, as the sheet) and rendered as the bare one is, in turns
     with it. It shows how much of (a)'s ratio the required content costs
     before any look is added: WeasyPrint pays per cell and per line of text, and the sheet
-    has twice the bare table's lines.
+    has twice the bare table's lines. Then (e') the whole sheet as printed (title band,
+    footer with QR code and fingerprint, chart, verdict, signatures) with only its table
+    swapped for that plain one: what the content and page furniture the issue asks for cost
+    before the table's own look (rules, two-tone cells, winner column) is added.
 (d) with --instructions (needs valgrind): the CPU instructions of one render of (a)'s sheet
     and of the bare render, counted by cachegrind (a process doing N renders minus one doing
     none), a figure that does not depend on what else the machine is doing.
@@ -77,6 +80,27 @@ def content_html(doc: dict[str, Any]) -> str:
                          "✓"]))
     rows.append(row(["Σ", "Totales", *map(str, doc["totals"]), "✓"]))
     return f"<!doctype html><html><body><table>{''.join(rows)}</table></body></html>"
+
+
+#: (e')'s plain table inside the sheet: the bare stylesheet's rules, scoped to its class.
+UNSTYLED_TABLE_CSS = """table.plain { border-collapse: collapse; width: 100%; table-layout: fixed;
+  font-family: "DejaVu Sans"; font-size: 8pt; line-height: normal; }
+table.plain td { border: 0.5pt solid #999; padding: 0.4mm 1mm; text-align: right; white-space: pre; }"""
+
+
+def unstyled_table_sheet(doc: dict[str, Any]) -> str:
+    """(e'): the sheet's HTML with its table replaced by :func:`content_html`'s."""
+    import re
+
+    from flask import render_template
+
+    plain = content_html(doc)
+    table = plain[plain.index("<table>"):plain.index("</table>") + 8]
+    table = table.replace("<table>", '<table class="plain">')
+    html = render_template("pdf/sheet.html", docs=[doc], orientation="auto")
+    out, n = re.subn(r'<table class="ruled sheet">.*?</table>', lambda _m: table, html, flags=re.S)
+    assert n == 1, "the sheet template has no ruled sheet table"
+    return out
 
 
 def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -147,11 +171,12 @@ def over_http(record: dict[str, Any], repeat: int) -> tuple[float, float]:
 
 
 def render_loop(kind: str, n: int, seed: int) -> None:
-    """One warm-up render of ``kind`` ("bare" or "sheet", as in (a); "floor", as in (e)),
-    then ``n`` more."""
+    """One warm-up render of ``kind`` ("bare" or "sheet", as in (a); "floor" or "unstyled",
+    as in (e) and (e')), then ``n`` more."""
     import weasyprint
 
     from app import create_app
+    from app.pdf import render_pdf, stylesheet
     from app.rules.simulate import random_game
     from app.services import pdf as pdf_service
 
@@ -163,11 +188,15 @@ def render_loop(kind: str, n: int, seed: int) -> None:
             doc = pdf_service.sheet_doc(pdf_service.RecordGame(random_game("rifki", random.Random(seed)),
                                                                id=1), "es")
             floor_css, floor_html = weasyprint.CSS(string=FLOOR_CSS), content_html(doc)
+            unstyled_html = unstyled_table_sheet(doc)
+            unstyled_css = [stylesheet(), weasyprint.CSS(string=UNSTYLED_TABLE_CSS)]
             for _ in range(n + 1):
                 if kind == "bare":
                     weasyprint.HTML(string=html).write_pdf(stylesheets=[css])
                 elif kind == "floor":
                     weasyprint.HTML(string=floor_html).write_pdf(stylesheets=[floor_css])
+                elif kind == "unstyled":
+                    render_pdf(unstyled_html, stylesheets=unstyled_css)
                 else:
                     pdf_service.export_sheet_pdf(doc)
 
@@ -251,6 +280,15 @@ def main() -> None:
             print(f"(e) the sheet table's text alone, unstyled: {floor * 1000:8.1f} ms, "
                   f"{floor / bare_e:.2f}x the bare render ({bare_e * 1000:.1f} ms in this pairing): "
                   f"the content's own share of (a)")
+            from app.pdf import render_pdf, stylesheet
+
+            unstyled_html = unstyled_table_sheet(doc)
+            unstyled_css = [stylesheet(), weasyprint.CSS(string=UNSTYLED_TABLE_CSS)]
+            bare_f, unstyled = in_turns(plain(html, bare_css),
+                                        lambda: render_pdf(unstyled_html, stylesheets=unstyled_css),
+                                        args.repeat)
+            print(f"(e') the whole sheet, its table unstyled: {unstyled * 1000:8.1f} ms, "
+                  f"{unstyled / bare_f:.2f}x the bare render ({bare_f * 1000:.1f} ms in this pairing)")
 
             profiles = ["rifki", "fiestas", "subastas", "ru32"]
             docs = []
@@ -284,10 +322,11 @@ def main() -> None:
               f"(against the in-process bare render: {http_sheet / bare:.2f}x)")
     if args.instructions:
         bare_i, sheet_i = instructions("bare", args.seed), instructions("sheet", args.seed)
-        floor_i = instructions("floor", args.seed)
+        floor_i, unstyled_i = instructions("floor", args.seed), instructions("unstyled", args.seed)
         print(f"(d) instructions per render (cachegrind): bare {bare_i / 1e6:.0f} M, "
-              f"sheet {sheet_i / 1e6:.0f} M: {sheet_i / bare_i:.2f}x; (e)'s text alone "
-              f"{floor_i / 1e6:.0f} M: {floor_i / bare_i:.2f}x")
+              f"sheet {sheet_i / 1e6:.0f} M: {sheet_i / bare_i:.2f}x; (e) the table's text alone "
+              f"{floor_i / 1e6:.0f} M: {floor_i / bare_i:.2f}x; (e') the sheet, its table unstyled "
+              f"{unstyled_i / 1e6:.0f} M: {unstyled_i / bare_i:.2f}x")
     print(f"ratio: {ratio:.2f}")
 
 
