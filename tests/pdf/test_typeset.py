@@ -179,6 +179,42 @@ def test_red_suits_print_red_black_suits_black(profile: str, pdfs: dict[str, Any
         assert red_pixels(image, box, dpi) == 0, f"{word!r} at {box} is printed red"
 
 
+def pages_of_classes(html: str) -> dict[str, set[int]]:
+    """Lay ``html`` out as render_pdf does; for each class name, the pages (from 0) that
+    hold a box of an element with that class."""
+    import weasyprint
+
+    from app.pdf import _INDENT, base_url, font_config, stylesheet
+
+    document = weasyprint.HTML(string=_INDENT.sub("><", html), base_url=base_url()).render(
+        stylesheets=[stylesheet()], font_config=font_config())
+    found: dict[str, set[int]] = {}
+    for number, page in enumerate(document.pages):
+        for box in page._page_box.descendants():
+            element = getattr(box, "element", None)
+            for name in (element.get("class") or "").split() if element is not None else ():
+                found.setdefault(name, set()).add(number)
+    return found
+
+
+def test_the_chart_and_the_signatures_are_never_split(es_app: Any, pdfs: dict[str, Any]) -> None:
+    """The longest sheet (rifki, 20 hands, long names) runs onto a second page: the chart's
+    title, plot and legend stay on one page (the legend used to land alone on page 2, under
+    the signatures), the verdict stays with the table, the four signatures stay together."""
+    from flask import render_template
+
+    from app.db import get_session
+    from app.services.pdf import game_sheet_doc
+
+    with es_app.test_request_context("/", headers={"Accept-Language": "es"}):
+        doc = game_sheet_doc(get_session(), pdfs["rifki"]["id"], "es")
+        pages = pages_of_classes(render_template("pdf/sheet.html", docs=[doc], orientation="auto"))
+    assert max(pages["page-foot"]) == 1, "this sheet was meant to need two pages"
+    assert len(pages["chart"] | pages["legend"]) == 1, pages
+    assert pages["verdict"] == pages["chart"] == {0}, pages   # the result on the table's page
+    assert len(pages["signatures"]) == 1, pages
+
+
 def test_qr_code_holds_the_game_link(es_app: Any, pdfs: dict[str, Any]) -> None:
     import segno
 
