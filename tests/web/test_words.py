@@ -23,6 +23,16 @@ def test_names_sort_as_people_expect() -> None:
         ["Дима", "Егор", "Ёлка"]
 
 
+def test_red_suits_colour_only_hearts_and_diamonds_and_escape_the_rest() -> None:
+    from markupsafe import Markup
+
+    html = words.red_suits('<b>Ana</b> holds the 2♦, K♥ and A♠ & 3♣')
+    assert html == ('&lt;b&gt;Ana&lt;/b&gt; holds the 2<span class="red">♦</span>, '
+                    'K<span class="red">♥</span> and A♠ &amp; 3♣')
+    kept = words.red_suits(Markup("<i>K♥</i>"))   # markup already made is kept as it is
+    assert kept == Markup('<i>K<span class="red">♥</span></i>')
+
+
 def test_signed_cards_and_calls_have_one_spelling(app: Any) -> None:
     assert words.signed(-975) == "−975" and words.signed(5) == "+5" and words.signed(0) == "0"
     assert words.card_face("TS") == "10♠" and words.card_view("QH")["color"] == "red"
