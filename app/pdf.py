@@ -27,7 +27,7 @@ from urllib.parse import unquote, urlsplit
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 PDF_CSS = "css/pdf.css"
 
-_render_lock = threading.Lock()
+_render_lock = threading.RLock()   # render_pdf holds it across render_document and writing
 #: Whitespace between tags that holds a line break (template indentation): WeasyPrint
 #: builds and lays out a text box for each such run, which costs more than the content of
 #: a table cell. Spaces on one line (``</b> <i>``) are kept: they may mean something.
@@ -113,14 +113,14 @@ def font_config() -> Any:
     return _font_config
 
 
-def render_pdf(html: str, base: str | None = None, *, stylesheets: list[Any] | None = None,
-               fetcher: Any = None, progress: Callable[[str, int], None] | None = None) -> bytes:
-    """The PDF of ``html`` (a whole document) styled by ``static/css/pdf.css``.
+def render_document(html: str, base: str | None = None, *, stylesheets: list[Any] | None = None,
+                    fetcher: Any = None) -> Any:
+    """``html`` (a whole document) styled by ``static/css/pdf.css`` and laid out in pages:
+    the WeasyPrint document :func:`render_pdf` writes (its pages and boxes can be read).
 
     ``base`` must be a ``file:`` URL inside static/ (the default is static/ itself);
     ``fetcher`` defaults to a fresh :func:`make_fetcher` (tests pass their own to look at
-    what was requested). ``progress(stage, pages)`` is called when the layout starts
-    ("rendering", 0) and when the PDF is being written ("writing", number of pages)."""
+    what was requested)."""
     import weasyprint
 
     if base is None:
@@ -130,11 +130,20 @@ def render_pdf(html: str, base: str | None = None, *, stylesheets: list[Any] | N
     html = _INDENT.sub("><", html)
     fetcher = fetcher if fetcher is not None else make_fetcher()
     sheets = [stylesheet()] if stylesheets is None else stylesheets
+    with _render_lock:
+        return weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher).render(
+            stylesheets=sheets, font_config=font_config())
+
+
+def render_pdf(html: str, base: str | None = None, *, stylesheets: list[Any] | None = None,
+               fetcher: Any = None, progress: Callable[[str, int], None] | None = None) -> bytes:
+    """The PDF of ``html``, laid out by :func:`render_document` (same arguments).
+    ``progress(stage, pages)`` is called when the layout starts ("rendering", 0) and when
+    the PDF is being written ("writing", number of pages)."""
     with _render_lock, _young_garbage_collected_after():
         if progress:
             progress("rendering", 0)
-        document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher).render(
-            stylesheets=sheets, font_config=font_config())
+        document = render_document(html, base, stylesheets=stylesheets, fetcher=fetcher)
         if progress:
             progress("writing", len(document.pages))
         return bytes(document.write_pdf())

@@ -60,7 +60,7 @@ def bare_html(rng: random.Random) -> str:
     return f"<!doctype html><html><body><table>{rows}</table></body></html>"
 
 
-def content_html(doc: dict[str, Any]) -> str:
+def content_table(doc: dict[str, Any], attributes: str = "") -> str:
     """(e): the sheet table's text as a plain HTML table, two lines where the sheet has two."""
     from markupsafe import escape
 
@@ -79,7 +79,7 @@ def content_html(doc: dict[str, Any]) -> str:
                          *(two(p, t) for p, t in zip(r["points"], r["running_totals"], strict=True)),
                          "✓"]))
     rows.append(row(["Σ", "Totales", *map(str, doc["totals"]), "✓"]))
-    return f"<!doctype html><html><body><table>{''.join(rows)}</table></body></html>"
+    return f"<table{attributes}>{''.join(rows)}</table>"
 
 
 #: (e')'s plain table inside the sheet: the bare stylesheet's rules, scoped to its class.
@@ -89,18 +89,37 @@ table.plain td { border: 0.5pt solid #999; padding: 0.4mm 1mm; text-align: right
 
 
 def unstyled_table_sheet(doc: dict[str, Any]) -> str:
-    """(e'): the sheet's HTML with its table replaced by :func:`content_html`'s."""
+    """(e'): the sheet's HTML with its table replaced by :func:`content_table`'s."""
     import re
 
     from flask import render_template
 
-    plain = content_html(doc)
-    table = plain[plain.index("<table>"):plain.index("</table>") + 8]
-    table = table.replace("<table>", '<table class="plain">')
+    table = content_table(doc, ' class="plain"')
     html = render_template("pdf/sheet.html", docs=[doc], orientation="auto")
     out, n = re.subn(r'<table class="ruled sheet">.*?</table>', lambda _m: table, html, flags=re.S)
     assert n == 1, "the sheet template has no ruled sheet table"
     return out
+
+
+def renders(doc: dict[str, Any], seed: int) -> dict[str, Callable[[], Any]]:
+    """Each render the benchmark measures, ready to call (in an app and request context):
+    "bare" and "sheet" (a), "floor" (e), "unstyled" (e')."""
+    import weasyprint
+
+    from app.pdf import render_pdf, stylesheet
+    from app.services import pdf as pdf_service
+
+    def plain(html: str, css: str) -> Callable[[], Any]:
+        sheet = weasyprint.CSS(string=css)
+        return lambda: weasyprint.HTML(string=html).write_pdf(stylesheets=[sheet])
+
+    floor_html = f"<!doctype html><html><body>{content_table(doc)}</body></html>"
+    unstyled_html = unstyled_table_sheet(doc)
+    unstyled_css = [stylesheet(), weasyprint.CSS(string=UNSTYLED_TABLE_CSS)]
+    return {"bare": plain(bare_html(random.Random(seed)), BARE_CSS),
+            "sheet": lambda: pdf_service.export_sheet_pdf(doc),
+            "floor": plain(floor_html, FLOOR_CSS),
+            "unstyled": lambda: render_pdf(unstyled_html, stylesheets=unstyled_css)}
 
 
 def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -171,12 +190,8 @@ def over_http(record: dict[str, Any], repeat: int) -> tuple[float, float]:
 
 
 def render_loop(kind: str, n: int, seed: int) -> None:
-    """One warm-up render of ``kind`` ("bare" or "sheet", as in (a); "floor" or "unstyled",
-    as in (e) and (e')), then ``n`` more."""
-    import weasyprint
-
+    """One warm-up render of ``kind`` (a key of :func:`renders`), then ``n`` more."""
     from app import create_app
-    from app.pdf import render_pdf, stylesheet
     from app.rules.simulate import random_game
     from app.services import pdf as pdf_service
 
@@ -184,21 +199,11 @@ def render_loop(kind: str, n: int, seed: int) -> None:
         app = create_app({"TESTING": True, "SECRET_KEY": "bench",
                           "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite"})
         with app.test_request_context("/", headers={"Accept-Language": "es"}):
-            css, html = weasyprint.CSS(string=BARE_CSS), bare_html(random.Random(seed))
             doc = pdf_service.sheet_doc(pdf_service.RecordGame(random_game("rifki", random.Random(seed)),
                                                                id=1), "es")
-            floor_css, floor_html = weasyprint.CSS(string=FLOOR_CSS), content_html(doc)
-            unstyled_html = unstyled_table_sheet(doc)
-            unstyled_css = [stylesheet(), weasyprint.CSS(string=UNSTYLED_TABLE_CSS)]
+            render = renders(doc, seed)[kind]
             for _ in range(n + 1):
-                if kind == "bare":
-                    weasyprint.HTML(string=html).write_pdf(stylesheets=[css])
-                elif kind == "floor":
-                    weasyprint.HTML(string=floor_html).write_pdf(stylesheets=[floor_css])
-                elif kind == "unstyled":
-                    render_pdf(unstyled_html, stylesheets=unstyled_css)
-                else:
-                    pdf_service.export_sheet_pdf(doc)
+                render()
 
 
 def instructions(kind: str, seed: int, n: int = 2) -> int:
@@ -240,13 +245,10 @@ def main() -> None:
         render_loop(args.render_loop[0], int(args.render_loop[1]), args.seed)
         return
 
-    import weasyprint
-
     from app import create_app
     from app.rules.simulate import random_game
     from app.services import pdf as pdf_service
 
-    rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"TESTING": True, "SECRET_KEY": "bench",
                           "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite"})
@@ -257,12 +259,9 @@ def main() -> None:
             build = time.perf_counter() - t
             assert len(doc["hands"]) == 20 and doc["complete"]
 
-            bare_css = weasyprint.CSS(string=BARE_CSS)
-            html = bare_html(rng)
-            bare_pdf = weasyprint.HTML(string=html).write_pdf(stylesheets=[bare_css])
-            sheet_pdf = pdf_service.export_sheet_pdf(doc)
-            bare, sheet = in_turns(lambda: weasyprint.HTML(string=html).write_pdf(stylesheets=[bare_css]),
-                                   lambda: pdf_service.export_sheet_pdf(doc), args.repeat)
+            render = renders(doc, args.seed)
+            bare_pdf, sheet_pdf = render["bare"](), render["sheet"]()
+            bare, sheet = in_turns(render["bare"], render["sheet"], args.repeat)
             ratio = sheet / bare
             print(f"(a) bare 20x6 table render : {bare * 1000:8.1f} ms  ({pages(bare_pdf)} page, "
                   f"{len(bare_pdf)} bytes)")
@@ -270,23 +269,11 @@ def main() -> None:
                   f"{len(sheet_pdf)} bytes; doc built in {build * 1000:.1f} ms)")
             print(f"    sheet / bare           : {ratio:8.2f}x  (target <= 1.5x, moonshot <= 1x)")
 
-            floor_html = content_html(doc)
-            floor_css = weasyprint.CSS(string=FLOOR_CSS)
-
-            def plain(text: str, css: Any) -> Callable[[], Any]:
-                return lambda: weasyprint.HTML(string=text).write_pdf(stylesheets=[css])
-
-            bare_e, floor = in_turns(plain(html, bare_css), plain(floor_html, floor_css), args.repeat)
+            bare_e, floor = in_turns(render["bare"], render["floor"], args.repeat)
             print(f"(e) the sheet table's text alone, unstyled: {floor * 1000:8.1f} ms, "
                   f"{floor / bare_e:.2f}x the bare render ({bare_e * 1000:.1f} ms in this pairing): "
                   f"the content's own share of (a)")
-            from app.pdf import render_pdf, stylesheet
-
-            unstyled_html = unstyled_table_sheet(doc)
-            unstyled_css = [stylesheet(), weasyprint.CSS(string=UNSTYLED_TABLE_CSS)]
-            bare_f, unstyled = in_turns(plain(html, bare_css),
-                                        lambda: render_pdf(unstyled_html, stylesheets=unstyled_css),
-                                        args.repeat)
+            bare_f, unstyled = in_turns(render["bare"], render["unstyled"], args.repeat)
             print(f"(e') the whole sheet, its table unstyled: {unstyled * 1000:8.1f} ms, "
                   f"{unstyled / bare_f:.2f}x the bare render ({bare_f * 1000:.1f} ms in this pairing)")
 

@@ -79,6 +79,11 @@ def suit_markup(letter: str | None) -> Markup:
     return Markup(f'<span class="{suit_color(letter)}" title="{escape(letter)}">{symbol}</span>')
 
 
+def in_suit_colour(letter: str, text: str) -> Markup:
+    """``text`` (escaped) in the colour of suit ``letter``: how every card is printed."""
+    return Markup('<span class="{}">{}</span>').format(suit_color(letter), text)
+
+
 def red_suits(text: Any) -> Markup:
     """``text`` (escaped, unless it is Markup already) with each ♥ and ♦ printed red, as
     every card and suit is elsewhere: for sentences that name a card ("the K♥", "who holds
@@ -86,7 +91,7 @@ def red_suits(text: Any) -> Markup:
     html = str(escape(text))
     for letter in RED_SUITS:
         symbol = SUIT_SYMBOLS[letter]
-        html = html.replace(symbol, f'<span class="red">{symbol}</span>')
+        html = html.replace(symbol, in_suit_colour(letter, symbol))
     return Markup(html)
 
 
@@ -95,7 +100,7 @@ def card_markup(code: str) -> Markup:
         text = card_face(code)
     except Exception:  # noqa: BLE001 - a template never fails on a card it cannot read
         return Markup(escape(code))
-    return Markup(f'<span class="{suit_color(code[-1:])}">{escape(text)}</span>')
+    return in_suit_colour(code[-1:], text)
 
 
 # --- the referee's rules and rulings -------------------------------------------------------

@@ -182,12 +182,9 @@ def test_red_suits_print_red_black_suits_black(profile: str, pdfs: dict[str, Any
 def pages_of_classes(html: str) -> dict[str, set[int]]:
     """Lay ``html`` out as render_pdf does; for each class name, the pages (from 0) that
     hold a box of an element with that class."""
-    import weasyprint
+    from app.pdf import render_document
 
-    from app.pdf import _INDENT, base_url, font_config, stylesheet
-
-    document = weasyprint.HTML(string=_INDENT.sub("><", html), base_url=base_url()).render(
-        stylesheets=[stylesheet()], font_config=font_config())
+    document = render_document(html)
     found: dict[str, set[int]] = {}
     for number, page in enumerate(document.pages):
         for box in page._page_box.descendants():
