@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from app.rules.errors import InputError, RecordError, RuleError
-from app.rules.profiles import LADDER_FIESTAS, LADDER_SUBASTAS, PROFILES
+from app.rules.profiles import PROFILES, Profile
 
 BIDDING, ANSWER, RAISE, ULTIMATUM, DONE = "bidding", "answer", "raise", "ultimatum", "done"
 OWNER_ANSWERS = ("accept", "too-little", "eight-or-nulos", "reject")
@@ -48,12 +48,13 @@ class AuctionOutcome:
 class Auction:
     """One fiesta's auction. ``owner`` is the fiesta's dealer; seats bid from owner+1."""
 
-    def __init__(self, profile_id: str, owner: int) -> None:
-        if profile_id not in ("fiestas", "subastas"):
+    def __init__(self, profile_id: str | Profile, owner: int) -> None:
+        profile = profile_id if isinstance(profile_id, Profile) else PROFILES.get(profile_id)
+        if profile is None or not profile.auction:
             raise ValueError(f"{profile_id} has no auction")
-        self.subastas = profile_id == "subastas"
-        self.ladder = LADDER_SUBASTAS if self.subastas else LADDER_FIESTAS
-        self.positive = PROFILES[profile_id].positive_fiestas
+        self.profile = profile
+        self.ladder = profile.ladder
+        self.positive = profile.positive_fiestas
         self.owner = owner
         self.order = [(owner + k) % 4 for k in (1, 2, 3)]
         self.passed: set[int] = set()
@@ -98,9 +99,9 @@ class Auction:
             return [f"{seat}:pass"] + [f"{seat}:{b}" for b in bids]
         if self.phase == ANSWER:
             answers = ["accept", "too-little"]
-            if self.subastas or self.best in ("+6", "+7"):
+            if self._ultimatum_open():
                 answers.append("eight-or-nulos")
-            if self.subastas:
+            if self.profile.owner_may_reject:
                 answers.append("reject")
             return [f"owner:{a}" for a in answers]
         if self.phase == RAISE:
@@ -114,7 +115,7 @@ class Auction:
         """Priority: a seat earlier in bidding order than the best bidder may equal its bid."""
         if self.best is None or self.best_seat is None:
             return False
-        if self.subastas and self.best == "+8":
+        if self.profile.top_bid_sells and self.best == self.ladder[-1]:
             return False
         return self.order.index(seat) < self.order.index(self.best_seat)
 
@@ -193,7 +194,7 @@ class Auction:
             self._check_bid(what, text, self._may_match(seat))
             self.best, self.best_seat = what, seat
             self.bids += 1
-            if self.subastas and what == "+8":
+            if self._sells_at_once(what):
                 self._sale()
                 return
         active = [s for s in self.order if s not in self.passed]
@@ -212,7 +213,7 @@ class Auction:
 
     def _answer(self, what: str, text: str) -> None:
         if what not in OWNER_ANSWERS:
-            if self.subastas:
+            if self.profile.owner_may_reject:
                 raise RuleError.of("", "auction-call", '"%(call)s": the owner answers accept, '
                                    "too-little, eight-or-nulos or reject", call=text)
             raise RuleError.of("", "auction-call", '"%(call)s": the owner answers accept, '
@@ -222,13 +223,13 @@ class Auction:
         elif what == "too-little":
             self.phase = RAISE
         elif what == "eight-or-nulos":
-            if not self.subastas and self.best not in ("+6", "+7"):
+            if not self._ultimatum_open():
                 raise RuleError.of("", "eight-or-nulos",
                                    '"%(call)s": "8 o nulos" is offered only to a +6 or +7 bid',
                                    call=text)
             self.phase = ULTIMATUM
         else:
-            if not self.subastas:
+            if not self.profile.owner_may_reject:
                 raise RuleError.of("", "reject", '"%(call)s": reject exists only in subastas',
                                    call=text)
             self._no_sale("rejected")
@@ -244,7 +245,7 @@ class Auction:
         self._check_bid(what, text, False)
         self.best = what
         self.bids += 1
-        if self.subastas and what == "+8":
+        if self._sells_at_once(what):
             self._sale()
         else:
             self.phase = ANSWER
@@ -272,16 +273,24 @@ class Auction:
 
     def _no_sale(self, reason: str) -> None:
         self.phase = DONE
-        self.result = no_sale_outcome(self.owner, reason, self.bids, self.subastas, self.positive)
+        self.result = no_sale_outcome(self.owner, reason, self.bids, self.profile)
+
+    def _ultimatum_open(self) -> bool:
+        """Whether the owner may answer "8 o nulos" to the best bid."""
+        return self.profile.ultimatum_any_bid or self.best in ("+6", "+7")
+
+    def _sells_at_once(self, bid: str) -> bool:
+        """The top bid of a profile where it is a sale at once (subastas' +8)."""
+        return self.profile.top_bid_sells and bid == self.ladder[-1]
 
 
-def no_sale_outcome(owner: int, reason: str, bids: int, subastas: bool,
-                    positive: tuple[str, ...] = ("trump",)) -> AuctionOutcome:
-    """The owner plays (or skips) the fiesta: a positive fiesta (``positive``: trump, and in
-    subastas notrump), nulos or 433 as the rules allow."""
+def no_sale_outcome(owner: int, reason: str, bids: int, profile: Profile) -> AuctionOutcome:
+    """The owner plays (or skips) the fiesta: a positive fiesta (the profile's
+    ``positive_fiestas``: trump, and in subastas notrump), nulos or 433 as the rules allow."""
+    positive = profile.positive_fiestas
     if reason == "refused":
         contracts: tuple[str, ...] = ("nulos",)
-    elif subastas and bids >= 3:
+    elif profile.bids_bar_433 and bids >= profile.bids_bar_433:
         contracts = positive + ("nulos",)
     else:
         contracts = positive + ("nulos", "433")
@@ -293,8 +302,7 @@ def run_auction(profile_id: str, owner: int, calls: list[object] | None,
                 fld: str) -> tuple[AuctionOutcome, list[str]]:
     """Plays a recorded auction; errors name ``fld[j]``. No calls: no auction was held."""
     if calls is None:
-        return no_sale_outcome(owner, "no-bids", 0, profile_id == "subastas",
-                               PROFILES[profile_id].positive_fiestas), []
+        return no_sale_outcome(owner, "no-bids", 0, PROFILES[profile_id]), []
     auction = Auction(profile_id, owner)
     for j, text in enumerate(calls):
         try:
@@ -310,3 +318,20 @@ def run_auction(profile_id: str, owner: int, calls: list[object] | None,
                            "the auction is not finished: it waits for a call from seat %(seat)s",
                            seat=who)
     return auction.outcome, auction.calls
+
+
+def fiesta_contract_error(outcome: AuctionOutcome, f: str) -> RuleError:
+    code = "fiesta-contract"
+    if outcome.sale:
+        if outcome.contracts == ("trump",):
+            return RuleError.of(f, code, "after a sale at %(bid)s the buyer plays a trump",
+                                bid=outcome.bid)
+        if "trump" in outcome.contracts:
+            return RuleError.of(f, code, "after a sale at %(bid)s the buyer plays a fiesta "
+                                "with or without trumps", bid=outcome.bid)
+        return RuleError.of(f, code, "after a sale at %(bid)s the buyer plays nulos",
+                            bid=outcome.bid)
+    if outcome.reason == "refused":
+        return RuleError.of(f, code, "after refusing 8 o nulos the owner plays nulos")
+    return RuleError.of(f, code,
+                        "433 is allowed only when the auction drew fewer than three bids")

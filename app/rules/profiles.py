@@ -7,7 +7,7 @@ whose fields are documented where they are declared.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -182,6 +182,30 @@ class Options:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayTraits:
+    """Which rules of RULES.md §1 each contract of a profile brings (contract ids), read by
+    :func:`app.rules.checks.play_rules`. The options behind some rules (keep_kh,
+    hearts_lead_ban, trump_lead_ban, must_overtake, rifki_void) belong to the profiles that
+    have them; elsewhere their defaults leave the rules below as they are."""
+
+    hearts_lead: frozenset[str] = frozenset()         # hearts-lead
+    hearts_breakable: bool = False                    # ... lifted once a heart is played
+    #: hearts_lead_ban "all-penalties": every contract without trumps bans leading hearts
+    hearts_lead_option: bool = False
+    hearts_first_trick: frozenset[str] = frozenset()  # hearts-first-trick
+    kh_lead: frozenset[str] = frozenset()             # kh-lead
+    kh_discard: frozenset[str] = frozenset()          # kh-discard (off with keep_kh "on")
+    kh_discard_from: int = 1                          # ... from this trick on
+    kh_first_trick: frozenset[str] = frozenset()      # kh-first-trick
+    #: the trump duties of a trump game: "" none, "fiesta" (must-trump, must-overtrump,
+    #: must-head-trump) or "koz" (must-trump)
+    trump_duties: str = ""
+    penalty_cards: Mapping[str, int] = field(default_factory=dict)  # penalty-discard cards
+    penalty_drop: frozenset[str] = frozenset()        # penalty-drop
+    heart_void: frozenset[str] = frozenset()          # rifki_void "heart" applies here
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     id: str
     name_es: str
@@ -198,6 +222,13 @@ class Profile:
     auction: bool = False               # fiestas and subastas
     fiesta_from: int = 0                # first fiesta hand number (7), 0 if none
     ladder: tuple[str, ...] = ()        # auction bids, low to high
+    #: the auction's traits (RULES.md 1.2, 1.3): the owner may offer "8 o nulos" to any bid
+    #: (else only to +6 and +7); the owner may reject a bid; the top bid (+8) is a sale at
+    #: once and cannot be equalled; this many bids bar the 433 (0: never)
+    ultimatum_any_bid: bool = False
+    owner_may_reject: bool = False
+    top_bid_sells: bool = False
+    bids_bar_433: int = 0
     #: the fiesta contracts a +N sale (or the owner) may play: ("trump",), and in subastas
     #: also "notrump" (RULES.md 1.3)
     positive_fiestas: tuple[str, ...] = ()
@@ -206,6 +237,8 @@ class Profile:
     chosen: bool = False
     #: a trump hand in which one seat takes every trick makes a King (rifki's koz)
     kings: bool = False
+    #: the play rules (RULES.md §1) this profile's contracts bring; see :class:`PlayTraits`
+    play: PlayTraits = field(default_factory=lambda: PlayTraits())
 
     @property
     def n_tricks(self) -> int:
@@ -289,6 +322,10 @@ def _ru32() -> Profile:
         32, 14, True, contracts, tuple(order),
         options=(OptionSpec("keep_kh", ("off", "on"),
                             "on: drop the forced K♥ discard (kh-discard) in rounds 5, 7, 12, 14"),),
+        play=PlayTraits(
+            hearts_lead=frozenset(("no-hearts", "no-king", "eralash", "plus-hearts", "plus-king",
+                                   "plus-eralash")),
+            kh_discard=frozenset(("no-king", "eralash", "plus-king", "plus-eralash"))),
     )
 
 
@@ -307,7 +344,7 @@ LADDER_SUBASTAS = ("+1", "+2", "+3", "-1", "+4", "+5", "+6", "-2", "+7", "+8")
 
 
 def _auction_profile(pid: str, es: str, en: str, desc_es: str, desc_en: str,
-                     ladder: tuple[str, ...], notrump: bool = False) -> Profile:
+                     ladder: tuple[str, ...], notrump: bool = False, **traits: Any) -> Profile:
     contracts = {cid: _contract(cid, n_es, n_en, 52, values, ends_early=early)
                  for cid, n_es, n_en, values, early in _NEGATIVES_52}
     contracts["trump"] = _contract("trump", "Fiesta con triunfo", "Fiesta with trumps", 52,
@@ -324,7 +361,8 @@ def _auction_profile(pid: str, es: str, en: str, desc_es: str, desc_en: str,
                                  total=325)
     return Profile(pid, es, en, desc_es, desc_en, 52, 10, True, contracts,
                    tuple(c[0] for c in _NEGATIVES_52) + (None,) * 4,
-                   auction=True, fiesta_from=7, ladder=ladder, positive_fiestas=positive)
+                   auction=True, fiesta_from=7, ladder=ladder, positive_fiestas=positive,
+                   **traits)
 
 
 PROFILES: dict[str, Profile] = {}
@@ -333,11 +371,20 @@ for _p in (
     _auction_profile("fiestas", "King con fiestas", "King with fiestas",
                      "52 cartas, 6 manos negativas y 4 fiestas subastadas por los demás.",
                      "52 cards, 6 negative hands and 4 fiestas auctioned by the others.",
-                     LADDER_FIESTAS),
+                     LADDER_FIESTAS,
+                     play=PlayTraits(hearts_lead=frozenset(("no-hearts", "no-kh")),
+                                     hearts_first_trick=frozenset(("no-hearts",)),
+                                     kh_discard=frozenset(("no-kh",)), kh_discard_from=2,
+                                     kh_first_trick=frozenset(("no-kh",)), trump_duties="fiesta")),
     _auction_profile("subastas", "King con subastas", "King with auctions",
                      "52 cartas, 6 negativas y 4 fiestas; +8 no se rechaza y hay ultimátum.",
                      "52 cards, 6 negatives and 4 fiestas; +8 cannot be refused, ultimatum any time.",
-                     LADDER_SUBASTAS, notrump=True),
+                     LADDER_SUBASTAS, notrump=True,
+                     ultimatum_any_bid=True, owner_may_reject=True, top_bid_sells=True,
+                     bids_bar_433=3,
+                     # a subastas trump hand has no trump duties: only follow-suit (RULES.md 1.3)
+                     play=PlayTraits(hearts_lead=frozenset(("no-hearts",)),
+                                     kh_lead=frozenset(("no-kh",)))),
     Profile(
         "rifki", "King turco (Rıfkı)", "Turkish King (Rıfkı)",
         "52 cartas, 20 manos elegidas: seis castigos dos veces y koz ocho veces.",
@@ -371,6 +418,14 @@ for _p in (
                        "in Rıfkı a void K♥ holder must discard the K♥, or any heart"),
         ),
         seat_key="first_chooser", chosen=True, kings=True,
+        play=PlayTraits(
+            hearts_lead=frozenset(("kupa-almaz", "rifki")), hearts_breakable=True,
+            hearts_lead_option=True, trump_duties="koz",
+            penalty_cards=MappingProxyType({
+                "kupa-almaz": HEARTS_MASK, "erkek-almaz": KINGS_MASK | JACKS_MASK,
+                "kiz-almaz": QUEENS_MASK, "rifki": KH_BIT}),
+            penalty_drop=frozenset(("erkek-almaz", "kiz-almaz", "rifki")),
+            heart_void=frozenset(("rifki",))),
     ),
 ):
     PROFILES[_p.id] = _p

@@ -9,11 +9,11 @@ import random
 from typing import Any
 
 from app.rules.auction import Auction
+from app.rules.builder import GameBuilder
 from app.rules.cards import BIT, cards_of, iter_bits
 from app.rules.play import PlayRules, judge_play, play_rules, trick_winner
 from app.rules.profiles import PROFILES, Contract, Profile
 from app.rules.record import FORMAT, card_text
-from app.rules.replay import GameBuilder
 
 
 def legal_cards(rules: PlayRules, trump: int, trick_no: int, trick: list[int], holding: int,

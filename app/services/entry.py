@@ -17,8 +17,8 @@ from typing import Any
 from app.rules import RecordError, entry_problems, load
 from app.rules.auction import Auction, run_auction
 from app.rules.cards import cards_of
+from app.rules.choices import contract_choices
 from app.rules.profiles import COUNT_ELEMENTS, RIFKI_PENALTIES, RIFKI_QUOTA, full_counts
-from app.rules.schedule import contract_choices
 
 
 @dataclass

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import RecordError, RuleError
+from app.rules.choices import Choice
 from app.rules.errors import contract_term
-from app.rules.schedule import Choice
 from app.services import entry
 
 SUITS = ("S", "H", "D", "C")

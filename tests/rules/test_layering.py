@@ -26,3 +26,78 @@ def test_rules_pass_mypy_strict():
                           "--no-incremental", "app/rules", "app/cli.py"],
                          capture_output=True, text=True, cwd=REPO)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+RULES_DIR = REPO / "app" / "rules"
+MAX_LINES = 500
+
+
+def test_every_engine_module_is_at_most_500_lines():
+    long = {p.name: n for p in sorted(RULES_DIR.glob("*.py"))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+def _engine_imports(path: Path) -> set[str]:
+    """The app.rules modules a module imports, anywhere in it (inside functions too)."""
+    import ast
+
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[:2] == ["app", "rules"] and len(parts) > 2 \
+                    and (RULES_DIR / f"{parts[2]}.py").exists():
+                out.add(parts[2])
+    return out - {path.stem}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of the graph as a path of module names, or None."""
+    state: dict[str, int] = {}          # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        state[node] = 2
+        path.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_engine_import_graph_has_no_cycle():
+    # the package's __init__ re-exports the public names: it sits above every module
+    graph = {p.stem: _engine_imports(p) for p in RULES_DIR.glob("*.py") if p.stem != "__init__"}
+    graph = {m: deps - {"__init__"} for m, deps in graph.items()}
+    assert "replay" in graph and "builder" in graph and "choices" in graph
+    assert _cycle(graph) is None, _cycle(graph)
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_auction_and_play_rules_read_profile_traits_not_ids():
+    import re
+
+    for name in ("auction.py", "checks.py", "play.py", "builder.py"):
+        text = (RULES_DIR / name).read_text(encoding="utf-8")
+        assert not re.search(r"""profile(_id|\.id)\s*[!=]=|[!=]=\s*["'](ru32|fiestas|subastas|rifki)["']""",
+                             text), name

@@ -1,0 +1,470 @@
+"""Replaying a game record: the schedule, every hand's checks and scores, the totals.
+
+:func:`load` reads a record (RECORD.md) in order -- format, profile, options, players, first
+seat, then each hand -- and reports the first defect as a :class:`RecordError` naming its
+field. Scores are never read from the record: they are computed here, every time.
+:class:`GameBuilder` reads one hand after another (contract, trump, auction, leader, entry
+-- :mod:`app.rules.entries` --, ruling -- :mod:`app.rules.rulings` --), then the totals.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules.auction import (
+    OTHER_433_POINTS,
+    OWNER_433_POINTS,
+    AuctionOutcome,
+    fiesta_contract_error,
+    run_auction,
+)
+from app.rules.entries import EntryChecks, Played, contract_word, counts_of
+from app.rules.errors import InputError, RecordError, RuleError, Term
+from app.rules.header import read_header
+from app.rules.limits import REPLAY_MAX
+from app.rules.play import Referee
+from app.rules.profiles import Contract, Options, Profile
+from app.rules.quota import choice_problem
+from app.rules.record import (
+    HAND_KEYS,
+    check_keys,
+    need_dict,
+    need_list,
+    need_seat,
+    parse_suit,
+    suit_text,
+    type_name,
+)
+from app.rules.results import AS_PLAYED, GameResult, HandResult, NextHand, Record, Ruling
+from app.rules.rulings import read_ruling
+from app.rules.schedule import Slot, slot_for
+from app.rules.scoring import hand_points
+
+
+@dataclass(slots=True)
+class _Facts:
+    """What the builder has read of a hand before its entry (internal)."""
+
+    index: int
+    number: int
+    slot: Slot
+    contract: Contract
+    trump: int
+    declarer: int | None
+    bid: str | None
+    payments: list[int]
+    leader: int | None
+    calls: tuple[str, ...]
+    mode: str
+
+
+@dataclass(slots=True)
+class _Entry:
+    """What a hand's counts, captures or tricks give (internal)."""
+
+    entry: Any                       # the canonical counts / captures entry
+    counts: dict[str, list[int]]
+    captured_masks: list[int] | None
+    played: Played | None           # a hand entered as tricks
+    tricks_played: int
+
+
+def _sale(outcome: AuctionOutcome | None, slot: Slot, contract: Contract
+          ) -> tuple[int | None, str | None, list[int], tuple[int, ...]]:
+    """The declarer, the winning bid, the sale's payments and the seats that may lead."""
+    payments = [0, 0, 0, 0]
+    if outcome is None:
+        return None, None, payments, (slot.leader,) if slot.leader is not None else ()
+    if outcome.sale:
+        declarer = outcome.declarer
+        assert declarer is not None and slot.owner is not None
+        payments[declarer] -= outcome.payment
+        payments[slot.owner] += outcome.payment
+        return declarer, outcome.bid, payments, outcome.leaders
+    if contract.played:
+        leaders = outcome.leaders[:1] if contract.id == "nulos" else outcome.leaders
+        return slot.owner, None, payments, leaders
+    return None, None, payments, ()
+
+
+class GameBuilder(EntryChecks):
+    """Replays hands one by one, keeping the schedule, limits and totals."""
+
+    def __init__(self, profile: Profile, options: Options, players: list[str],
+                 first_seat: int) -> None:
+        self.profile = profile
+        self.options = options
+        self.players = players
+        self.first_seat = first_seat
+        self.number = 1                      # schedule number of the next hand
+        self.hands: list[HandResult] = []
+        self.totals = [0, 0, 0, 0]
+        self.expected_sum = 0
+        self.replays = 0                     # replay rulings of the next hand so far
+        self.contract_count: dict[str, int] = {}
+        self.seat_penalties = [0, 0, 0, 0]
+        self.seat_koz = [0, 0, 0, 0]
+        self.referees: dict[tuple[str, int], Referee] = {}   # per contract id and trump
+        self._slots: list[Slot] | None = None
+        #: None: the first defect raises. A list: the entry checks note every problem here
+        #: (see :func:`entry_problems`).
+        self.problems: list[RecordError] | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.number > self.profile.n_hands
+
+    def slot(self) -> Slot:
+        slots = self._slots
+        if slots is None:
+            slots = self._slots = [slot_for(self.profile, self.first_seat, n)
+                                   for n in range(1, self.profile.n_hands + 1)]
+        return slots[self.number - 1] if self.number <= len(slots) else \
+            slot_for(self.profile, self.first_seat, self.number)
+
+    def add(self, raw: object, i: int) -> HandResult:
+        """Reads, checks and scores the hand at ``i``: one step per part of RECORD.md's hand
+        (contract, trump, auction, leader, entry, ruling), then the game's totals."""
+        fld = f"hands[{i}]"
+        hand = need_dict(raw, fld, "hand")
+        if self.complete:
+            raise RuleError.of(fld, "game-over", "the game is over after %(n)s hands",
+                               n=self.profile.n_hands)
+        check_keys(hand, HAND_KEYS, fld + ".")
+        slot = self.slot()
+        contract = self._contract(hand, slot, fld)
+        trump = self._trump(hand, contract, fld)
+        outcome, calls = self._auction(hand, slot, contract, fld)
+        declarer, bid, payments, leaders = _sale(outcome, slot, contract)
+        leader = self._leader(hand, leaders, contract, fld)
+        facts = _Facts(i, self.number, slot, contract, trump, declarer, bid, payments, leader,
+                       tuple(calls), self._mode(hand, contract, fld))
+        entry = self._entry(hand, facts, fld)
+        if self.problems:
+            if "ruling" in hand:
+                try:
+                    read_ruling(hand["ruling"], contract, f"{fld}.ruling")
+                except RecordError as e:
+                    self.problems.append(e)
+            return self._hand_result(facts, entry, [0, 0, 0, 0], [0, 0, 0, 0], True, AS_PLAYED,
+                                     False)
+        played_points, made_king = self._played_points(facts, entry)
+        ruling = AS_PLAYED
+        if "ruling" in hand:
+            ruling = read_ruling(hand["ruling"], contract, f"{fld}.ruling")
+        points, counted = self._ruled_points(ruling, contract, played_points, fld)
+        if counted:
+            self._count(facts, points)
+        result = self._hand_result(facts, entry, played_points, points, counted, ruling,
+                                   made_king)
+        self.hands.append(result)
+        return result
+
+    # --- the steps of a hand ---------------------------------------------------------------
+    @staticmethod
+    def _trump(hand: dict[str, Any], contract: Contract, fld: str) -> int:
+        """The trump suit (-1: none)."""
+        if contract.trump_game:
+            if "trump" not in hand:
+                raise InputError.of(f"{fld}.trump", "missing-key",
+                                    "missing: %(contract)s needs a trump suit (S, H, D or C)",
+                                    contract=contract_word(contract))
+            return parse_suit(hand["trump"], f"{fld}.trump")
+        if "trump" in hand:
+            raise InputError.of(f"{fld}.trump", "unexpected-key",
+                                "%(contract)s is played without trumps",
+                                contract=Term(contract.id, "contract"))
+        return -1
+
+    def _auction(self, hand: dict[str, Any], slot: Slot, contract: Contract, fld: str
+                 ) -> tuple[AuctionOutcome | None, list[str]]:
+        """A fiesta's auction (its outcome and calls); none for other hands."""
+        if slot.fiesta:
+            owner = slot.owner
+            assert owner is not None
+            raw_calls = None
+            if "auction" in hand:
+                raw_calls = need_list(hand["auction"], f"{fld}.auction", "calls")
+            outcome, calls = run_auction(self.profile.id, owner, raw_calls, f"{fld}.auction")
+            if contract.id not in outcome.contracts:
+                raise fiesta_contract_error(outcome, f"{fld}.contract")
+            return outcome, calls
+        if "auction" in hand:
+            raise InputError.of(f"{fld}.auction", "unexpected-key",
+                                "only a fiesta (hands 7-10 of fiestas and subastas) has an auction")
+        return None, []
+
+    @staticmethod
+    def _mode(hand: dict[str, Any], contract: Contract, fld: str) -> str:
+        """How the hand is entered: counts, captures, tricks (or none: a 433)."""
+        modes = [m for m in ("counts", "captures", "tricks") if m in hand]
+        if not contract.played:
+            if modes:
+                raise InputError.of(f"{fld}.{modes[0]}", "unexpected-key",
+                                    "a 433 is not played: it has no counts, captures or tricks")
+            if "deal" in hand:
+                raise InputError.of(f"{fld}.deal", "unexpected-key",
+                                    "a 433 is not played: it has no deal")
+        elif len(modes) != 1:
+            if not modes:
+                raise InputError.of(fld, "missing-key",
+                                    "enter the hand as one of counts, captures or tricks")
+            raise InputError.of(f"{fld}.{modes[1]}", "unexpected-key",
+                                "enter the hand one way only (%(mode)s is already given)",
+                                mode=modes[0])
+        if "deal" in hand and modes != ["tricks"]:
+            raise InputError.of(f"{fld}.deal", "unexpected-key",
+                                "a deal goes with a hand entered as tricks")
+        return modes[0] if modes else "none"
+
+    def _entry(self, hand: dict[str, Any], facts: _Facts, fld: str) -> _Entry:
+        """What the counts, captures or tricks say."""
+        contract, mode = facts.contract, facts.mode
+        n_tricks = self.profile.n_tricks
+        if mode == "counts":
+            entry = self._counts(hand["counts"], contract, f"{fld}.counts")
+            return _Entry(entry, counts_of(entry, contract), None, None, n_tricks)
+        if mode == "captures":
+            entry, counts, masks = self._captures(hand["captures"], contract, f"{fld}.captures")
+            return _Entry(entry, counts, masks, None, n_tricks)
+        if mode == "tricks":
+            played = self._tricks(hand, contract, facts.trump, facts.leader, fld)
+            return _Entry(None, played.counts, played.captured_masks, played,
+                          len(played.tricks))
+        return _Entry(None, {}, None, None, 0)
+
+    def _played_points(self, facts: _Facts, entry: _Entry) -> tuple[list[int], bool]:
+        """Each seat's points as played, and whether the hand made a King."""
+        contract = facts.contract
+        if not contract.played:
+            owner = facts.slot.owner
+            assert owner is not None
+            return [OWNER_433_POINTS if s == owner else OTHER_433_POINTS for s in range(4)], False
+        made_king = (contract.trump_game and self.profile.kings
+                     and self.profile.n_tricks in entry.counts.get("tricks", ()))
+        return hand_points(contract, entry.counts), made_king
+
+    def _ruled_points(self, ruling: Ruling, contract: Contract, points: list[int], fld: str
+                      ) -> tuple[list[int], bool]:
+        """The points after the ruling, and whether the hand counts (a replay does not)."""
+        if ruling.kind == "charge-offender":
+            assert ruling.seat is not None
+            return [contract.total if s == ruling.seat else 0 for s in range(4)], True
+        if ruling.kind == "adjusted":
+            assert ruling.points is not None
+            return list(ruling.points), True
+        if ruling.kind == "replay":
+            if self.replays >= REPLAY_MAX:
+                raise RuleError.of(f"{fld}.ruling.kind", "replay-limit",
+                                   "hand %(n)s has been replayed %(max)s times already; record "
+                                   "how this deal went (as played, charged or adjusted)",
+                                   n=self.number, max=REPLAY_MAX)
+            self.replays += 1
+            return points, False
+        return points, True
+
+    def _count(self, facts: _Facts, points: list[int]) -> None:
+        """A counted hand: the totals, the limits of chosen contracts, the next hand."""
+        self.replays = 0
+        totals, payments = self.totals, facts.payments
+        for s in range(4):
+            totals[s] += points[s] + payments[s]
+        self.expected_sum += facts.contract.total
+        if self.profile.chosen:
+            self._count_choice(facts.contract, facts.slot)
+        self.number += 1
+
+    def _hand_result(self, facts: _Facts, entry: _Entry, played_points: list[int],
+                     points: list[int], counted: bool, ruling: Ruling,
+                     made_king: bool) -> HandResult:
+        """The hand as a value, built once (lists become tuples here, not in loops)."""
+        slot, contract, trump, played = facts.slot, facts.contract, facts.trump, entry.played
+        masks = entry.captured_masks
+        common = (facts.index, facts.number, contract, suit_text(trump) if trump >= 0 else None,
+                  slot.dealer, slot.owner, slot.chooser, facts.declarer, facts.leader, facts.bid,
+                  facts.calls, facts.mode, tuple(played_points), tuple(points),
+                  tuple(facts.payments) if counted else (0, 0, 0, 0), sum(points),
+                  contract.total, counted, ruling, entry.counts, tuple(self.totals))
+        if played is None:
+            return HandResult(*common, tricks_played=entry.tricks_played, entry=entry.entry,
+                              made_king=made_king,
+                              captured_masks=None if masks is None else tuple(masks))
+        outcome = played.outcome
+        return HandResult(
+            *common, tuple(played.tricks), tuple(outcome.winners), tuple(outcome.leaders),
+            entry.tricks_played, outcome.ended_early, tuple(played.captured_masks),
+            None if played.deal_order is None else tuple(played.deal_order),
+            made_king=made_king, violations=tuple(outcome.violations))
+
+    # --- pieces of a hand ----------------------------------------------------------------
+    def _contract(self, hand: dict[str, Any], slot: Slot, fld: str) -> Contract:
+        """The hand's contract: the schedule's, a fiesta's or the chooser's (within limits)."""
+        profile = self.profile
+        f = f"{fld}.contract"
+        if "contract" not in hand:
+            if slot.contract is not None:
+                return profile.contracts[slot.contract]
+            raise self._missing_contract(slot, f)
+        cid = hand["contract"]
+        if not isinstance(cid, str):
+            raise InputError.of(f, "type", "must be a contract id, not %(got)s",
+                                got=type_name(cid))
+        if slot.contract is not None:
+            if cid != slot.contract:
+                fixed = profile.contracts[slot.contract]
+                raise RuleError.of(f, "schedule", "hand %(n)s is %(id)s (%(contract)s), not %(value)r",
+                                   n=slot.number, id=slot.contract,
+                                   contract=Term(fixed.name_es, "contract", fixed.id), value=cid)
+            return profile.contracts[cid]
+        contract = profile.contracts.get(cid)
+        if slot.fiesta:
+            if contract is None or not contract.fiesta:
+                if "notrump" in profile.positive_fiestas:
+                    raise InputError.of(f, "contract", "%(value)r is not a fiesta contract "
+                                        "(trump, notrump, nulos or 433)", value=cid)
+                raise InputError.of(f, "contract",
+                                    "%(value)r is not a fiesta contract (trump, nulos or 433)",
+                                    value=cid)
+            return contract
+        return self._chosen_contract(contract, cid, slot, f)
+
+    def _missing_contract(self, slot: Slot, f: str) -> InputError:
+        if slot.fiesta:
+            if "notrump" in self.profile.positive_fiestas:
+                return InputError.of(f, "missing-key",
+                                     "missing: a fiesta is trump, notrump, nulos or 433")
+            return InputError.of(f, "missing-key", "missing: a fiesta is trump, nulos or 433")
+        chooser = slot.chooser or 0
+        return InputError.of(f, "missing-key",
+                             "missing: seat %(seat)s (%(name)s) chooses the contract",
+                             seat=chooser, name=self.players[chooser])
+
+    def _chosen_contract(self, contract: Contract | None, cid: str, slot: Slot,
+                         f: str) -> Contract:
+        profile = self.profile
+        if contract is None:
+            raise InputError.of(f, "contract", "%(value)r is not a %(profile)s contract (one of: "
+                                "%(allowed)s)", value=cid, profile=profile.id,
+                                allowed=", ".join(profile.contracts))
+        if profile.chosen:
+            problem = self.choice_problem(contract.id, slot)
+            if problem is not None:
+                raise problem.moved(f)
+        return contract
+
+    def choice_problem(self, cid: str, slot: Slot) -> RuleError | None:
+        """Why a rifki choice breaks a limit (``.code`` is the rule, field "contract"), or None."""
+        assert slot.chooser is not None
+        return choice_problem(cid, slot.chooser, self.contract_count, self.seat_penalties,
+                              self.seat_koz, self.options, self.players)
+
+    def _count_choice(self, contract: Contract, slot: Slot) -> None:
+        assert slot.chooser is not None
+        self.contract_count[contract.id] = self.contract_count.get(contract.id, 0) + 1
+        if contract.id == "koz":
+            self.seat_koz[slot.chooser] += 1
+        else:
+            self.seat_penalties[slot.chooser] += 1
+
+    def _leader(self, hand: dict[str, Any], leaders: tuple[int, ...], contract: Contract,
+                fld: str) -> int | None:
+        if "leader" not in hand:
+            return leaders[0] if leaders else None
+        f = f"{fld}.leader"
+        seat = need_seat(hand["leader"], f)
+        if not leaders:
+            raise InputError.of(f, "unexpected-key", "a 433 is not played: nobody leads")
+        if seat not in leaders:
+            names = self.players
+            if len(leaders) == 1:
+                raise RuleError.of(f, "leader",
+                                   "seat %(seat)s (%(name)s) leads this hand, not seat %(value)s",
+                                   seat=leaders[0], name=names[leaders[0]], value=seat)
+            raise RuleError.of(f, "leader", "seat %(seat)s (%(name)s) or seat %(seat2)s "
+                               "(%(name2)s) leads this hand, not seat %(value)s",
+                               seat=leaders[0], name=names[leaders[0]], seat2=leaders[1],
+                               name2=names[leaders[1]], value=seat)
+        return seat
+
+    # --- the game ------------------------------------------------------------------------
+    def next_hand(self) -> NextHand | None:
+        if self.complete:
+            return None
+        slot = self.slot()
+        return NextHand(slot.number, slot.contract, slot.dealer, slot.owner, slot.chooser,
+                        slot.leader, slot.fiesta)
+
+    def result(self, record: Record) -> GameResult:
+        totals = list(self.totals)
+        total = sum(totals)
+        complete = self.complete
+        winners: tuple[int, ...] = ()
+        if complete:
+            top = max(totals)
+            winners = tuple(s for s in range(4) if totals[s] == top)
+        return GameResult(record, self.profile, self.options, tuple(self.hands), tuple(totals),
+                          total, self.expected_sum, total == self.expected_sum, complete,
+                          winners, self.next_hand())
+
+
+# --- the public entry points -------------------------------------------------------------
+
+def load(data: object) -> GameResult:
+    """Reads, checks and replays a record; the first defect raises RecordError."""
+    profile, options, players, first, canonical = read_header(data)
+    assert isinstance(data, dict)
+    builder = GameBuilder(profile, options, players, first)
+    for i, raw in enumerate(data["hands"]):
+        builder.add(raw, i)
+    record = Record(profile, options, tuple(players), first, canonical, tuple(data["hands"]))
+    return builder.result(record)
+
+
+def entry_problems(data: object, index: int) -> list[RecordError]:
+    """Every problem of the hand at ``index`` (entered as counts or captures), at once.
+
+    The hands before it are replayed first (their first defect is the only problem). In the
+    hand itself, each element is checked on its own -- its shape, its sum -- then each seat's
+    trick room on the elements that read, and each listed card (not scoring, listed twice,
+    not assigned); a defect before the entry (contract, trump, leader, auction) stops there.
+    An empty list: the hand is fine (hands after it are not looked at).
+    """
+    try:
+        profile, options, players, first, _canonical = read_header(data)
+        assert isinstance(data, dict)
+        hands = data["hands"]
+        builder = GameBuilder(profile, options, players, first)
+        for i, raw in enumerate(hands[:index]):
+            builder.add(raw, i)
+    except RecordError as e:
+        return [e]
+    if index >= len(hands):
+        return []
+    problems: list[RecordError] = []
+    builder.problems = problems
+    try:
+        builder.add(hands[index], index)
+    except RecordError as e:
+        problems.append(e)
+    return problems
+
+
+def parse_record(data: object) -> Record:
+    return load(data).record
+
+
+def normalize_record(data: object) -> dict[str, Any]:
+    return load(data).canonical_record()
+
+
+def replay(record: Record) -> GameResult:
+    return load(record.raw_data())
+
+
+def builder_for(record: Record) -> GameBuilder:
+    """A builder positioned after the record's hands (for what may come next)."""
+    builder = GameBuilder(record.profile, record.options, list(record.players),
+                          record.first_seat)
+    for i, raw in enumerate(record.raw_hands):
+        builder.add(raw, i)
+    return builder

@@ -1,0 +1,183 @@
+"""What a replay gives: the result of each hand and of the game, the record as read.
+
+Values only (frozen dataclasses): :class:`HandResult`, :class:`GameResult`, :class:`Record`,
+:class:`NextHand`, :class:`Ruling`; and :func:`canonical_hand`, one hand's canonical JSON.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules.cards import BIT, cards_of
+from app.rules.play import Violation
+from app.rules.profiles import Contract, Options, Profile
+from app.rules.record import CANON, CARD_CODES
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    kind: str = "as-played"
+    seat: int | None = None
+    points: tuple[int, ...] | None = None
+    reason: str | None = None
+    by: str | None = None
+    at: str | None = None
+
+
+#: The default ruling, shared (a value: nothing changes it).
+AS_PLAYED = Ruling()
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One hand replayed: a value, built once when the hand is read (never changed)."""
+
+    index: int
+    number: int
+    contract: Contract
+    trump: str | None
+    dealer: int | None
+    owner: int | None
+    chooser: int | None
+    declarer: int | None
+    leader: int | None
+    bid: str | None
+    auction: tuple[str, ...]
+    mode: str
+    played_points: tuple[int, ...]      # as played, before any ruling
+    points: tuple[int, ...]             # after the ruling
+    payments: tuple[int, ...]
+    total: int
+    expected_total: int
+    counted: bool
+    ruling: Ruling
+    # per element, per seat (as entered or derived); read it, never change it
+    counts: Mapping[str, Sequence[int]]
+    running_totals: tuple[int, ...]
+    # A hand entered as counts keeps the shared empty tuples: it builds nothing it does not use.
+    trick_cards: tuple[Sequence[int], ...] = ()   # as played, card numbers
+    trick_winners: tuple[int, ...] = ()
+    trick_leaders: tuple[int, ...] = ()
+    tricks_played: int = 0
+    ended_early: bool = False
+    captured_masks: tuple[int, ...] | None = None   # scoring cards each seat took (bit sets)
+    deal_order: tuple[Sequence[str], ...] | None = None  # the deal as entered (checked card texts)
+    entry: Any = None                                # the canonical counts / captures entry
+    made_king: bool = False
+    violations: tuple[Violation, ...] = ()
+
+    @property
+    def tricks(self) -> list[list[str]]:
+        return [[CANON[c] for c in trick] for trick in self.trick_cards]
+
+    @property
+    def captured(self) -> list[list[str]] | None:
+        if self.captured_masks is None:
+            return None
+        return [[CANON[c] for c in cards_of(m)] for m in self.captured_masks]
+
+    @property
+    def deal(self) -> list[list[str]] | None:
+        if self.deal_order is None:
+            return None
+        return [[CANON[CARD_CODES[c]] for c in cards] for cards in self.deal_order]
+
+    @property
+    def early_end_reason(self) -> str | None:
+        """Why a hand entered as tricks stopped before its last trick (English)."""
+        if not self.ended_early:
+            return None
+        last = cards_of(_mask(self.trick_cards[-1]) & self.contract.scoring_mask)
+        return (f"every scoring card has been taken (the last, "
+                f"{' '.join(c.symbol for c in last)}, at trick {len(self.trick_cards)})")
+
+    @property
+    def check(self) -> int:
+        """The hand's check: its total minus the expected total (0 when it adds up)."""
+        return self.total - self.expected_total
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    number: int
+    contract: str | None
+    dealer: int | None
+    owner: int | None
+    chooser: int | None
+    leader: int | None
+    fiesta: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A record read and checked: its header and its hands as given (the canonical JSON value
+    is :meth:`GameResult.canonical_record`, which knows the hands replayed)."""
+
+    profile: Profile
+    options: Options
+    players: tuple[str, ...]
+    first_seat: int
+    header: Mapping[str, Any]
+    raw_hands: tuple[Any, ...]
+
+    def raw_data(self) -> dict[str, Any]:
+        return {**self.header, "hands": list(self.raw_hands)}
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A record replayed: a value (callers may keep and share it; nothing changes it)."""
+
+    record: Record
+    profile: Profile
+    options: Options
+    hands: tuple[HandResult, ...]
+    totals: tuple[int, ...]
+    sum: int
+    expected_sum: int
+    zero_sum_ok: bool
+    complete: bool
+    winners: tuple[int, ...]
+    next: NextHand | None
+
+    def canonical_record(self) -> dict[str, Any]:
+        """The record's canonical JSON value (cards and suits canonical, keys as given): a new
+        dict each call."""
+        data = dict(self.record.header)
+        data["hands"] = [canonical_hand(raw, h)
+                         for raw, h in zip(self.record.raw_hands, self.hands, strict=True)]
+        return data
+
+
+
+def canonical_hand(raw: dict[str, Any], h: HandResult) -> dict[str, Any]:
+    """One hand of the record, canonical: the keys as given, cards and suits canonical."""
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in ("counts", "captures"):
+            out[key] = h.entry
+        elif key == "tricks":
+            out[key] = h.tricks
+        elif key == "deal":
+            out[key] = h.deal
+        elif key == "trump":
+            out[key] = h.trump
+        elif key == "auction":
+            out[key] = list(h.auction)
+        elif key == "ruling":
+            out[key] = ruling = dict(value)
+            for text_key in ("reason", "by"):   # in normal form C, as read
+                if text_key in ruling:
+                    ruling[text_key] = getattr(h.ruling, text_key)
+        else:
+            out[key] = value
+    return out
+
+
+def _mask(cards: Sequence[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= BIT[card]
+    return mask
+
