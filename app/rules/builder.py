@@ -9,6 +9,7 @@ field. Scores are never read from the record: they are computed here, every time
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from app.rules.auction import (
@@ -24,7 +25,7 @@ from app.rules.header import read_header
 from app.rules.limits import REPLAY_MAX
 from app.rules.play import Referee
 from app.rules.profiles import Contract, Options, Profile
-from app.rules.quota import choice_problem
+from app.rules.quota import Quota, choice_problem
 from app.rules.record import (
     HAND_KEYS,
     check_keys,
@@ -404,7 +405,12 @@ class GameBuilder(EntryChecks):
             winners = tuple(s for s in range(4) if totals[s] == top)
         return GameResult(record, self.profile, self.options, tuple(self.hands), tuple(totals),
                           total, self.expected_sum, total == self.expected_sum, complete,
-                          winners, self.next_hand())
+                          winners, self.next_hand(), self.quota())
+
+    def quota(self) -> Quota:
+        """Rifki's quota state now (counted hands only)."""
+        return Quota(tuple(self.seat_penalties), tuple(self.seat_koz),
+                     self.options.choice_limit == "3+2", MappingProxyType(dict(self.contract_count)))
 
 
 # --- the public entry points -------------------------------------------------------------

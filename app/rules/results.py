@@ -6,12 +6,14 @@ Values only (frozen dataclasses): :class:`HandResult`, :class:`GameResult`, :cla
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
-from app.rules.cards import BIT, cards_of
+from app.rules.cards import BIT, Card, cards_of
 from app.rules.play import Violation
 from app.rules.profiles import Contract, Options, Profile
+from app.rules.quota import Quota
 from app.rules.record import CANON, CARD_CODES
 
 
@@ -27,6 +29,32 @@ class Ruling:
 
 #: The default ruling, shared (a value: nothing changes it).
 AS_PLAYED = Ruling()
+
+
+#: The template of :attr:`HandResult.early_end` (``cards`` printed as symbols, spaced).
+EARLY_END = "every scoring card has been taken (the last, %(cards)s, at trick %(trick)s)"
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """Something the engine explains (not an error): a stable ``code``, an English
+    ``template`` with named placeholders and the ``params`` that fill it. A card param is
+    a tuple of canonical card texts; :attr:`message` prints them as symbols."""
+
+    code: str
+    template: str
+    params: Mapping[str, object]
+
+    @property
+    def message(self) -> str:
+        params = dict(self.params)
+        cards = params.get("cards")
+        if isinstance(cards, tuple):
+            params["cards"] = " ".join(Card.parse(c).symbol for c in cards)
+        return self.template % params
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,13 +112,35 @@ class HandResult:
         return [[CANON[CARD_CODES[c]] for c in cards] for cards in self.deal_order]
 
     @property
-    def early_end_reason(self) -> str | None:
-        """Why a hand entered as tricks stopped before its last trick (English)."""
+    def trick_seats(self) -> tuple[tuple[int, ...], ...]:
+        """For each trick, the seat that played each card, in card order (the leader first)."""
+        return tuple((lead, (lead + 1) & 3, (lead + 2) & 3, (lead + 3) & 3)[:len(trick)]
+                     for lead, trick in zip(self.trick_leaders, self.trick_cards, strict=False))
+
+    @property
+    def king_seat(self) -> int | None:
+        """The seat that made a King (took every trick of a trump hand), or None."""
+        if not self.made_king:
+            return None
+        tricks = list(self.counts["tricks"])
+        return tricks.index(max(tricks))
+
+    @property
+    def early_end(self) -> Explanation | None:
+        """Why a hand entered as tricks stopped before its last trick: code ``early-end``,
+        params ``cards`` (the last scoring cards taken, canonical texts) and ``trick``."""
         if not self.ended_early:
             return None
         last = cards_of(_mask(self.trick_cards[-1]) & self.contract.scoring_mask)
-        return (f"every scoring card has been taken (the last, "
-                f"{' '.join(c.symbol for c in last)}, at trick {len(self.trick_cards)})")
+        return Explanation("early-end", EARLY_END, MappingProxyType(
+            {"cards": tuple(CANON[c] for c in last), "trick": len(self.trick_cards)}))
+
+    @property
+    def early_end_reason(self) -> str | None:
+        """Why a hand entered as tricks stopped before its last trick (English; kept for
+        callers: :attr:`early_end` is the same as a code and params)."""
+        early_end = self.early_end
+        return None if early_end is None else early_end.message
 
     @property
     def check(self) -> int:
@@ -140,6 +190,19 @@ class GameResult:
     complete: bool
     winners: tuple[int, ...]
     next: NextHand | None
+    #: rifki's quota state after these hands (counted hands only; zeros elsewhere)
+    quota: Quota = field(default_factory=Quota)
+
+    @property
+    def kings(self) -> tuple[int, ...]:
+        """Kings made per seat, in counted hands (:attr:`HandResult.king_seat`)."""
+        kings = [0, 0, 0, 0]
+        for h in self.hands:
+            if h.counted and h.made_king:
+                seat = h.king_seat
+                assert seat is not None
+                kings[seat] += 1
+        return tuple(kings)
 
     def canonical_record(self) -> dict[str, Any]:
         """The record's canonical JSON value (cards and suits canonical, keys as given): a new
