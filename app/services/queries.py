@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from cachetools import LRUCache
 from sqlalchemy import func, select, tuple_
 from sqlalchemy.orm import Session
 
@@ -20,9 +20,9 @@ def get_game(session: Session, game_id: int) -> Game | None:
     return session.get(Game, game_id)
 
 
-_REPLAYS: OrderedDict[str, Any] = OrderedDict()
-_REPLAYS_LOCK = threading.Lock()
 _REPLAYS_KEPT = 64
+_REPLAYS: LRUCache[str, Any] = LRUCache(maxsize=_REPLAYS_KEPT)
+_REPLAYS_LOCK = threading.Lock()   # LRUCache is not thread-safe; a read also reorders it
 
 
 def replay_game(game: Game, record_digest: str | None = None) -> Any:
@@ -34,14 +34,11 @@ def replay_game(game: Game, record_digest: str | None = None) -> Any:
     key = record_digest or digest(game.record)
     with _REPLAYS_LOCK:
         result = _REPLAYS.get(key)
-        if result is not None:
-            _REPLAYS.move_to_end(key)
-            return result
+    if result is not None:
+        return result
     result = load(game.record)
     with _REPLAYS_LOCK:
         _REPLAYS[key] = result
-        while len(_REPLAYS) > _REPLAYS_KEPT:
-            _REPLAYS.popitem(last=False)
     return result
 
 

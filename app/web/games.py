@@ -5,9 +5,9 @@ import csv
 import io
 import json
 import threading
-from collections import OrderedDict
 from typing import Any
 
+from cachetools import LRUCache
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -131,9 +131,9 @@ def new() -> Any:
                            diagram_ccw=table_svg(names, False, label)), status
 
 
-_FRAGMENTS: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
-_FRAGMENTS_LOCK = threading.Lock()
 _FRAGMENTS_KEPT = 64
+_FRAGMENTS: LRUCache[tuple[Any, ...], Markup] = LRUCache(maxsize=_FRAGMENTS_KEPT)
+_FRAGMENTS_LOCK = threading.Lock()   # LRUCache is not thread-safe; a read also reorders it
 
 
 def _sheet_body(view: dict[str, Any], language: str) -> Markup:
@@ -142,9 +142,8 @@ def _sheet_body(view: dict[str, Any], language: str) -> Markup:
     key = (view["id"], view.get("digest"), language, view.get("base_url"))
     with _FRAGMENTS_LOCK:
         body = _FRAGMENTS.get(key)
-        if body is not None:
-            _FRAGMENTS.move_to_end(key)
-            return body
+    if body is not None:
+        return body
     chart = None
     if view["hands"]:
         chart = progression_svg(view["players"], [r["running_totals"] for r in view["hands"]],
@@ -154,8 +153,6 @@ def _sheet_body(view: dict[str, Any], language: str) -> Markup:
     if view.get("digest"):
         with _FRAGMENTS_LOCK:
             _FRAGMENTS[key] = body
-            while len(_FRAGMENTS) > _FRAGMENTS_KEPT:
-                _FRAGMENTS.popitem(last=False)
     return body
 
 
