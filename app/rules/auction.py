@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass, field
 
 from app.rules.errors import InputError, RecordError, RuleError
-from app.rules.profiles import PROFILES, Profile
+from app.rules.profiles import PROFILES, Contract, Profile
+from app.rules.schedule import Slot
 
 BIDDING, ANSWER, RAISE, ULTIMATUM, DONE = "bidding", "answer", "raise", "ultimatum", "done"
 OWNER_ANSWERS = ("accept", "too-little", "eight-or-nulos", "reject")
@@ -335,3 +336,21 @@ def fiesta_contract_error(outcome: AuctionOutcome, f: str) -> RuleError:
         return RuleError.of(f, code, "after refusing 8 o nulos the owner plays nulos")
     return RuleError.of(f, code,
                         "433 is allowed only when the auction drew fewer than three bids")
+
+
+def sale_of(outcome: AuctionOutcome | None, slot: Slot, contract: Contract
+          ) -> tuple[int | None, str | None, list[int], tuple[int, ...]]:
+    """The declarer, the winning bid, the sale's payments and the seats that may lead."""
+    payments = [0, 0, 0, 0]
+    if outcome is None:
+        return None, None, payments, (slot.leader,) if slot.leader is not None else ()
+    if outcome.sale:
+        declarer = outcome.declarer
+        assert declarer is not None and slot.owner is not None
+        payments[declarer] -= outcome.payment
+        payments[slot.owner] += outcome.payment
+        return declarer, outcome.bid, payments, outcome.leaders
+    if contract.played:
+        leaders = outcome.leaders[:1] if contract.id == "nulos" else outcome.leaders
+        return slot.owner, None, payments, leaders
+    return None, None, payments, ()

@@ -18,8 +18,10 @@ from app.rules.auction import (
     AuctionOutcome,
     fiesta_contract_error,
     run_auction,
+    sale_of,
 )
-from app.rules.entries import EntryChecks, Played, contract_word, counts_of
+from app.rules.counting import count_replay
+from app.rules.entries import EntryChecks, Played, contract_word, counts_of, entry_mode
 from app.rules.errors import InputError, RecordError, RuleError, Term
 from app.rules.header import read_header
 from app.rules.limits import REPLAY_MAX
@@ -36,15 +38,15 @@ from app.rules.record import (
     suit_text,
     type_name,
 )
-from app.rules.results import AS_PLAYED, GameResult, HandResult, NextHand, Record, Ruling
+from app.rules.results import AS_PLAYED, GameResult, GameState, HandResult, NextHand, Record, Ruling
 from app.rules.rulings import read_ruling
 from app.rules.schedule import Slot, slot_for
 from app.rules.scoring import hand_points
 
 
 @dataclass(slots=True)
-class _Facts:
-    """What the builder has read of a hand before its entry (internal)."""
+class HandFacts:
+    """What the builder has read of a hand before its entry (its setup)."""
 
     index: int
     number: int
@@ -57,6 +59,7 @@ class _Facts:
     leader: int | None
     calls: tuple[str, ...]
     mode: str
+    leaders: tuple[int, ...]         # the seats that may lead
 
 
 @dataclass(slots=True)
@@ -68,24 +71,6 @@ class _Entry:
     captured_masks: list[int] | None
     played: Played | None           # a hand entered as tricks
     tricks_played: int
-
-
-def _sale(outcome: AuctionOutcome | None, slot: Slot, contract: Contract
-          ) -> tuple[int | None, str | None, list[int], tuple[int, ...]]:
-    """The declarer, the winning bid, the sale's payments and the seats that may lead."""
-    payments = [0, 0, 0, 0]
-    if outcome is None:
-        return None, None, payments, (slot.leader,) if slot.leader is not None else ()
-    if outcome.sale:
-        declarer = outcome.declarer
-        assert declarer is not None and slot.owner is not None
-        payments[declarer] -= outcome.payment
-        payments[slot.owner] += outcome.payment
-        return declarer, outcome.bid, payments, outcome.leaders
-    if contract.played:
-        leaders = outcome.leaders[:1] if contract.id == "nulos" else outcome.leaders
-        return slot.owner, None, payments, leaders
-    return None, None, payments, ()
 
 
 class GameBuilder(EntryChecks):
@@ -128,18 +113,9 @@ class GameBuilder(EntryChecks):
         (contract, trump, auction, leader, entry, ruling), then the game's totals."""
         fld = f"hands[{i}]"
         hand = need_dict(raw, fld, "hand")
-        if self.complete:
-            raise RuleError.of(fld, "game-over", "the game is over after %(n)s hands",
-                               n=self.profile.n_hands)
-        check_keys(hand, HAND_KEYS, fld + ".")
-        slot = self.slot()
-        contract = self._contract(hand, slot, fld)
-        trump = self._trump(hand, contract, fld)
-        outcome, calls = self._auction(hand, slot, contract, fld)
-        declarer, bid, payments, leaders = _sale(outcome, slot, contract)
-        leader = self._leader(hand, leaders, contract, fld)
-        facts = _Facts(i, self.number, slot, contract, trump, declarer, bid, payments, leader,
-                       tuple(calls), self._mode(hand, contract, fld))
+        facts = self.read_setup(hand, i)
+        contract = facts.contract
+        facts.mode = entry_mode(hand, contract, fld)
         entry = self._entry(hand, facts, fld)
         if self.problems:
             if "ruling" in hand:
@@ -160,6 +136,23 @@ class GameBuilder(EntryChecks):
                                    made_king)
         self.hands.append(result)
         return result
+
+    def read_setup(self, hand: dict[str, Any], i: int) -> HandFacts:
+        """The steps of the hand at ``i`` before its entry: the game is not over, the keys,
+        the contract, trump, auction and leader (``.leaders``: the seats that may lead)."""
+        fld = f"hands[{i}]"
+        if self.complete:
+            raise RuleError.of(fld, "game-over", "the game is over after %(n)s hands",
+                               n=self.profile.n_hands)
+        check_keys(hand, HAND_KEYS, fld + ".")
+        slot = self.slot()
+        contract = self._contract(hand, slot, fld)
+        trump = self._trump(hand, contract, fld)
+        outcome, calls = self._auction(hand, slot, contract, fld)
+        declarer, bid, payments, leaders = sale_of(outcome, slot, contract)
+        leader = self._leader(hand, leaders, contract, fld)
+        return HandFacts(i, self.number, slot, contract, trump, declarer, bid, payments, leader,
+                      tuple(calls), "none", leaders)
 
     # --- the steps of a hand ---------------------------------------------------------------
     @staticmethod
@@ -195,30 +188,7 @@ class GameBuilder(EntryChecks):
                                 "only a fiesta (hands 7-10 of fiestas and subastas) has an auction")
         return None, []
 
-    @staticmethod
-    def _mode(hand: dict[str, Any], contract: Contract, fld: str) -> str:
-        """How the hand is entered: counts, captures, tricks (or none: a 433)."""
-        modes = [m for m in ("counts", "captures", "tricks") if m in hand]
-        if not contract.played:
-            if modes:
-                raise InputError.of(f"{fld}.{modes[0]}", "unexpected-key",
-                                    "a 433 is not played: it has no counts, captures or tricks")
-            if "deal" in hand:
-                raise InputError.of(f"{fld}.deal", "unexpected-key",
-                                    "a 433 is not played: it has no deal")
-        elif len(modes) != 1:
-            if not modes:
-                raise InputError.of(fld, "missing-key",
-                                    "enter the hand as one of counts, captures or tricks")
-            raise InputError.of(f"{fld}.{modes[1]}", "unexpected-key",
-                                "enter the hand one way only (%(mode)s is already given)",
-                                mode=modes[0])
-        if "deal" in hand and modes != ["tricks"]:
-            raise InputError.of(f"{fld}.deal", "unexpected-key",
-                                "a deal goes with a hand entered as tricks")
-        return modes[0] if modes else "none"
-
-    def _entry(self, hand: dict[str, Any], facts: _Facts, fld: str) -> _Entry:
+    def _entry(self, hand: dict[str, Any], facts: HandFacts, fld: str) -> _Entry:
         """What the counts, captures or tricks say."""
         contract, mode = facts.contract, facts.mode
         n_tricks = self.profile.n_tricks
@@ -234,7 +204,7 @@ class GameBuilder(EntryChecks):
                           len(played.tricks))
         return _Entry(None, {}, None, None, 0)
 
-    def _played_points(self, facts: _Facts, entry: _Entry) -> tuple[list[int], bool]:
+    def _played_points(self, facts: HandFacts, entry: _Entry) -> tuple[list[int], bool]:
         """Each seat's points as played, and whether the hand made a King."""
         contract = facts.contract
         if not contract.played:
@@ -264,7 +234,7 @@ class GameBuilder(EntryChecks):
             return points, False
         return points, True
 
-    def _count(self, facts: _Facts, points: list[int]) -> None:
+    def _count(self, facts: HandFacts, points: list[int]) -> None:
         """A counted hand: the totals, the limits of chosen contracts, the next hand."""
         self.replays = 0
         totals, payments = self.totals, facts.payments
@@ -275,7 +245,7 @@ class GameBuilder(EntryChecks):
             self._count_choice(facts.contract, facts.slot)
         self.number += 1
 
-    def _hand_result(self, facts: _Facts, entry: _Entry, played_points: list[int],
+    def _hand_result(self, facts: HandFacts, entry: _Entry, played_points: list[int],
                      points: list[int], counted: bool, ruling: Ruling,
                      made_king: bool) -> HandResult:
         """The hand as a value, built once (lists become tuples here, not in loops)."""
@@ -405,7 +375,24 @@ class GameBuilder(EntryChecks):
             winners = tuple(s for s in range(4) if totals[s] == top)
         return GameResult(record, self.profile, self.options, tuple(self.hands), tuple(totals),
                           total, self.expected_sum, total == self.expected_sum, complete,
-                          winners, self.next_hand(), self.quota())
+                          winners, self.next_hand(), self.quota(), self.snapshot())
+
+    def snapshot(self) -> GameState:
+        """The state after the hands added so far, frozen (cheap: no hand is replayed)."""
+        return GameState(self.profile, self.options, tuple(self.players), self.first_seat,
+                         self.number, tuple(self.hands), tuple(self.totals), self.expected_sum,
+                         self.replays, MappingProxyType(dict(self.contract_count)),
+                         tuple(self.seat_penalties), tuple(self.seat_koz))
+
+    @classmethod
+    def resume(cls, state: GameState) -> GameBuilder:
+        """A builder positioned after the hands of ``state`` (they are not replayed)."""
+        builder = cls(state.profile, state.options, list(state.players), state.first_seat)
+        builder.number, builder.hands = state.number, list(state.hands)
+        builder.totals, builder.expected_sum = list(state.totals), state.expected_sum
+        builder.replays, builder.contract_count = state.replays, dict(state.contract_count)
+        builder.seat_penalties, builder.seat_koz = list(state.seat_penalties), list(state.seat_koz)
+        return builder
 
     def quota(self) -> Quota:
         """Rifki's quota state now (counted hands only)."""
@@ -419,6 +406,7 @@ def load(data: object) -> GameResult:
     """Reads, checks and replays a record; the first defect raises RecordError."""
     profile, options, players, first, canonical = read_header(data)
     assert isinstance(data, dict)
+    count_replay()
     builder = GameBuilder(profile, options, players, first)
     for i, raw in enumerate(data["hands"]):
         builder.add(raw, i)
@@ -439,6 +427,7 @@ def entry_problems(data: object, index: int) -> list[RecordError]:
         profile, options, players, first, _canonical = read_header(data)
         assert isinstance(data, dict)
         hands = data["hands"]
+        count_replay()
         builder = GameBuilder(profile, options, players, first)
         for i, raw in enumerate(hands[:index]):
             builder.add(raw, i)
@@ -446,10 +435,16 @@ def entry_problems(data: object, index: int) -> list[RecordError]:
         return [e]
     if index >= len(hands):
         return []
+    return hand_problems(builder, hands[index], index)
+
+
+def hand_problems(builder: GameBuilder, raw: object, index: int) -> list[RecordError]:
+    """Every problem of the hand ``raw`` added at ``index`` to ``builder`` (positioned after
+    the hands before it), as :func:`entry_problems` reports them; the builder is used up."""
     problems: list[RecordError] = []
     builder.problems = problems
     try:
-        builder.add(hands[index], index)
+        builder.add(raw, index)
     except RecordError as e:
         problems.append(e)
     return problems
@@ -469,6 +464,7 @@ def replay(record: Record) -> GameResult:
 
 def builder_for(record: Record) -> GameBuilder:
     """A builder positioned after the record's hands (for what may come next)."""
+    count_replay()
     builder = GameBuilder(record.profile, record.options, list(record.players),
                           record.first_seat)
     for i, raw in enumerate(record.raw_hands):

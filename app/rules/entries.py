@@ -336,6 +336,29 @@ class EntryChecks:
         raise AssertionError("unreachable: the deal reads")  # pragma: no cover
 
 
+def entry_mode(hand: dict[str, Any], contract: Contract, fld: str) -> str:
+    """How the hand is entered: counts, captures, tricks (or none: a 433)."""
+    modes = [m for m in ("counts", "captures", "tricks") if m in hand]
+    if not contract.played:
+        if modes:
+            raise InputError.of(f"{fld}.{modes[0]}", "unexpected-key",
+                                "a 433 is not played: it has no counts, captures or tricks")
+        if "deal" in hand:
+            raise InputError.of(f"{fld}.deal", "unexpected-key",
+                                "a 433 is not played: it has no deal")
+    elif len(modes) != 1:
+        if not modes:
+            raise InputError.of(fld, "missing-key",
+                                "enter the hand as one of counts, captures or tricks")
+        raise InputError.of(f"{fld}.{modes[1]}", "unexpected-key",
+                            "enter the hand one way only (%(mode)s is already given)",
+                            mode=modes[0])
+    if "deal" in hand and modes != ["tricks"]:
+        raise InputError.of(f"{fld}.deal", "unexpected-key",
+                            "a deal goes with a hand entered as tricks")
+    return modes[0] if modes else "none"
+
+
 def _parse_tricks(raw: list[Any], fld: str, deck: int, size: int) -> list[list[int]]:
     """The tricks as card numbers: one pass when every card reads, the slow path names it."""
     codes = CARD_CODES

@@ -176,6 +176,30 @@ class Record:
 
 
 @dataclass(frozen=True, slots=True)
+class GameState:
+    """A game builder's state after some hands, frozen (``GameBuilder.snapshot()``); a new
+    builder resumes from it (``GameBuilder.resume(state)``) without replaying the hands."""
+
+    profile: Profile
+    options: Options
+    players: tuple[str, ...]
+    first_seat: int
+    number: int                        # schedule number of the next hand
+    hands: tuple[HandResult, ...]
+    totals: tuple[int, ...]
+    expected_sum: int
+    replays: int                       # replay rulings of the next hand so far
+    contract_count: Mapping[str, int]
+    seat_penalties: tuple[int, ...]
+    seat_koz: tuple[int, ...]
+
+    @property
+    def index(self) -> int:
+        """The record index of the next hand."""
+        return len(self.hands)
+
+
+@dataclass(frozen=True, slots=True)
 class GameResult:
     """A record replayed: a value (callers may keep and share it; nothing changes it)."""
 
@@ -192,6 +216,9 @@ class GameResult:
     next: NextHand | None
     #: rifki's quota state after these hands (counted hands only; zeros elsewhere)
     quota: Quota = field(default_factory=Quota)
+    #: the builder's state after these hands, to add or preview the next hand without
+    #: replaying them (:func:`app.rules.choices.preview`, :func:`~app.rules.choices.append`)
+    state: GameState | None = field(default=None, compare=False, repr=False)
 
     @property
     def kings(self) -> tuple[int, ...]:
