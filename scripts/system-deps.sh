@@ -4,6 +4,8 @@ set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+# WeasyPrint 70 subsets fonts with HarfBuzz (a DeprecationWarning, so an error in the tests, without it).
+ldconfig -p 2>/dev/null | grep -q libharfbuzz-subset || need+=(libharfbuzz-subset0)
 fc-list 2>/dev/null | grep -qi "DejaVu Sans" || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then

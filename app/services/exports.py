@@ -6,7 +6,7 @@ and renders them game by game (:func:`render_job`), writing its progress -- and 
 heartbeat -- to the job's row. Any worker answers for any job from the row. Memory stays
 bounded whatever the number of games: each game is rendered on its own (its footer reads
 as on its own sheet) into a part file of :data:`CHUNK` games, and the parts are joined at
-the end from disk.
+the end from disk (pypdf).
 
 Limits: one active job per requester (a second is told to wait), at most
 :data:`QUEUE_MAX` active jobs on the site; a running job whose heartbeat stopped for
@@ -15,7 +15,6 @@ files are removed after :data:`KEEP_FOR`.
 """
 from __future__ import annotations
 
-import copy
 import io
 import os
 import secrets
@@ -26,15 +25,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import (
-    ArrayObject,
-    DictionaryObject,
-    IndirectObject,
-    NameObject,
-    NumberObject,
-    TextStringObject,
-)
+from pypdf import PdfWriter
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -212,133 +203,23 @@ def render_job(make_session: sessionmaker[Session], job_id: str, root: Path,
 
 def _join(parts: list[Path], target: Path, title: str | None,
           bookmarks: list[tuple[str, int]] | None = None) -> int:
-    """The parts as one PDF at ``target``, written as it is read: one part's objects are in
-    memory at a time (a PDF writer would hold every page until the end). Each part's pages
-    and what they use are copied with new object numbers under one page tree, with one
-    bookmark per ``(label, first page)``. Returns the number of pages."""
+    """The parts as one PDF at ``target`` (pypdf's PdfWriter), with one bookmark per
+    ``(label, first page)`` and the title in its metadata. Returns the number of pages."""
+    writer = PdfWriter()
+    for part in parts:
+        writer.append(part, import_outline=False)
+    for label, page in bookmarks or []:
+        writer.add_outline_item(title=label, page_number=page)
+    if bookmarks:
+        writer.page_mode = "/UseOutlines"
+    writer.add_metadata({"/Producer": "kingsheet", **({"/Title": title} if title else {})})
+    pages = len(writer.pages)
     aside = target.with_suffix(".pdf.tmp")
     with open(aside, "wb") as out:
-        joiner = _Joiner(out)
-        for part in parts:
-            joiner.add(part)
-        pages = joiner.finish(title, bookmarks or [])
+        writer.write(out)
+    writer.close()
     os.replace(aside, target)
     return pages
-
-
-class _Joiner:
-    """A streaming PDF concatenation (objects 1 and 2 are the catalog and the page tree)."""
-
-    CATALOG, PAGES = 1, 2
-
-    def __init__(self, out: Any) -> None:
-        self.out = out
-        self.offsets: dict[int, int] = {}
-        self.next_id = 3
-        self.page_ids: list[int] = []
-        out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-
-    def _new_id(self) -> int:
-        self.next_id += 1
-        return self.next_id - 1
-
-    def _write(self, idnum: int, obj: Any) -> None:
-        self.offsets[idnum] = self.out.tell()
-        self.out.write(f"{idnum} 0 obj\n".encode())
-        obj.write_to_stream(self.out)
-        self.out.write(b"\nendobj\n")
-
-    def add(self, part: Path) -> None:
-        """Copies the pages of ``part`` (and everything they use) to the output."""
-        reader = PdfReader(part)
-        self._mapping: dict[tuple[int, int], int] = {}
-        self._queue: list[tuple[int, IndirectObject]] = []
-        pages = {}
-        for page in reader.pages:       # inherited attributes already copied into each page
-            page_ref = page.indirect_reference
-            assert page_ref is not None
-            self.page_ids.append(self._ref(page_ref).idnum)
-            pages[(page_ref.idnum, page_ref.generation)] = page
-        while self._queue:
-            new_id, old = self._queue.pop()
-            found = pages.get((old.idnum, old.generation))
-            obj = found if found is not None else old.get_object()
-            if found is not None:
-                found[NameObject("/Parent")] = IndirectObject(self.PAGES, 0, None)
-            self._write(new_id, self._renumber(obj))
-
-    def _ref(self, old: IndirectObject) -> IndirectObject:
-        key = (old.idnum, old.generation)
-        if key not in self._mapping:
-            self._mapping[key] = self._new_id()
-            self._queue.append((self._mapping[key], old))
-        return IndirectObject(self._mapping[key], 0, None)
-
-    def _renumber(self, obj: Any) -> Any:
-        """A copy of ``obj`` with every reference renumbered (a page's /Parent is already
-        the new tree). Copies, never in place: pages share inherited dictionaries."""
-        if isinstance(obj, IndirectObject):
-            return self._ref(obj)
-        if isinstance(obj, DictionaryObject):
-            new = copy.copy(obj)          # a stream keeps its (encoded) data
-            page = obj.get("/Type") == "/Page"
-            for key in list(new.keys()):
-                if not (page and key == "/Parent"):
-                    new[NameObject(key)] = self._renumber(obj.raw_get(key))   # unresolved
-            return new
-        if isinstance(obj, ArrayObject):
-            return ArrayObject(self._renumber(list.__getitem__(obj, k)) for k in range(len(obj)))
-        return obj
-
-    def _outline(self, bookmarks: list[tuple[str, int]]) -> int | None:
-        """Writes the bookmarks (one level); the outline root's id, or None."""
-        if not bookmarks:
-            return None
-        root = self._new_id()
-        ids = [self._new_id() for _ in bookmarks]
-        for k, (label, page) in enumerate(bookmarks):
-            item = DictionaryObject({
-                NameObject("/Title"): TextStringObject(label),
-                NameObject("/Parent"): IndirectObject(root, 0, None),
-                NameObject("/Dest"): ArrayObject([IndirectObject(self.page_ids[page], 0, None),
-                                                  NameObject("/Fit")])})
-            if k:
-                item[NameObject("/Prev")] = IndirectObject(ids[k - 1], 0, None)
-            if k + 1 < len(ids):
-                item[NameObject("/Next")] = IndirectObject(ids[k + 1], 0, None)
-            self._write(ids[k], item)
-        self._write(root, DictionaryObject({
-            NameObject("/Type"): NameObject("/Outlines"),
-            NameObject("/First"): IndirectObject(ids[0], 0, None),
-            NameObject("/Last"): IndirectObject(ids[-1], 0, None),
-            NameObject("/Count"): NumberObject(len(ids))}))
-        return root
-
-    def finish(self, title: str | None, bookmarks: list[tuple[str, int]]) -> int:
-        kids = ArrayObject(IndirectObject(i, 0, None) for i in self.page_ids)
-        self._write(self.PAGES, DictionaryObject({NameObject("/Type"): NameObject("/Pages"),
-                                                  NameObject("/Kids"): kids,
-                                                  NameObject("/Count"): NumberObject(len(kids))}))
-        catalog = DictionaryObject({NameObject("/Type"): NameObject("/Catalog"),
-                                    NameObject("/Pages"): IndirectObject(self.PAGES, 0, None)})
-        outline = self._outline(bookmarks)
-        if outline is not None:
-            catalog[NameObject("/Outlines")] = IndirectObject(outline, 0, None)
-            catalog[NameObject("/PageMode")] = NameObject("/UseOutlines")
-        self._write(self.CATALOG, catalog)
-        info_id = self._new_id()
-        info = DictionaryObject({NameObject("/Producer"): TextStringObject("kingsheet")})
-        if title:
-            info[NameObject("/Title")] = TextStringObject(title)
-        self._write(info_id, info)
-        start = self.out.tell()
-        size = self.next_id
-        lines = [f"xref\n0 {size}\n", "0000000000 65535 f \n"]
-        lines += [f"{self.offsets[i]:010d} 00000 n \n" for i in range(1, size)]
-        self.out.write("".join(lines).encode())
-        self.out.write(f"trailer\n<< /Size {size} /Root {self.CATALOG} 0 R /Info {info_id} 0 R >>\n"
-                       f"startxref\n{start}\n%%EOF\n".encode())
-        return len(self.page_ids)
 
 
 def _finish(make_session: sessionmaker[Session], job_id: str, *, error: str | None = None,
