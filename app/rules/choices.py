@@ -98,7 +98,8 @@ class NextChoices:
     """What may come next after the hands of ``state`` (see the module's doc).
 
     ``calls`` is the next hand's auction as the record would hold it: None when no auction
-    is held (no ``auction`` key), else the calls so far.
+    is held (no ``auction`` key), else the calls so far. Calls so far that the record check
+    refuses raise its error (``hands[i].auction[j]``) from every method that reads them.
     """
 
     def __init__(self, state: State) -> None:

@@ -274,3 +274,17 @@ def test_a_replay_is_counted_once_and_a_preview_replays_nothing():
         NextChoices(result.record)              # a record is replayed once
         assert counts.replays == 3
     assert COUNTS.replays == start + 3
+
+
+def test_the_state_keeps_the_replays_of_the_next_hand():
+    from app.rules.limits import REPLAY_MAX
+
+    game = random_game("rifki", random.Random(5), with_deal=False, hands=3)
+    replayed = {**game["hands"][2], "ruling": {"kind": "replay"}}
+    record = {**game, "hands": [*game["hands"][:2], *[replayed] * REPLAY_MAX]}
+    result = load(record)
+    assert result.state is not None and result.state.replays == REPLAY_MAX
+    expected = outcome(load, with_hand(record, replayed))
+    assert expected is not None and expected[2] == "replay-limit"
+    assert outcome(preview, result, replayed) == expected
+    assert append(result, game["hands"][2]) == load(with_hand(record, game["hands"][2]))
