@@ -5,9 +5,10 @@ from typing import Any
 
 from flask import Flask
 
-from app import commands, db, errors, security, user_commands
+from app import commands, db, security, user_commands
 from app.config import load_config
 from app.i18n import init_babel
+from app.web import errors
 from app.web.words import init_words
 
 

@@ -16,7 +16,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 @bp.post("/score")
 def score() -> Any:
-    """The score report of the posted record (RecordError -> 422 via app.errors)."""
+    """The score report of the posted record (RecordError -> 422 via app.web.errors)."""
     if not request.is_json:
         abort(400)
     try:

@@ -24,12 +24,12 @@ from flask_limiter.util import get_remote_address
 from flask_login import LoginManager, current_user, login_user, logout_user
 
 from app.db import get_session
-from app.errors import error_response, wants_json
 from app.forms.auth import FirstDirectorForm, LoginForm, LogoutForm
 from app.models import Game, Role, User
 from app.services import accounts, confirm
 from app.services.accounts import Access
 from app.services.errors import BadInput
+from app.web.errors import error_response, wants_json
 from app.web.prefs import safe_next
 
 bp = Blueprint("auth", __name__)
