@@ -99,18 +99,22 @@ class Auction:
                 bids.insert(0, self.best)
             return [f"{seat}:pass"] + [f"{seat}:{b}" for b in bids]
         if self.phase == ANSWER:
-            answers = ["accept", "too-little"]
-            if self._ultimatum_open():
-                answers.append("eight-or-nulos")
-            if self.profile.owner_may_reject:
-                answers.append("reject")
-            return [f"owner:{a}" for a in answers]
+            return [f"owner:{a}" for a in self._answers()]
         if self.phase == RAISE:
             return [f"{self.best_seat}:{b}" for b in self._higher_bids()] + [
                 f"{self.best_seat}:withdraw"]
         if self.phase == ULTIMATUM:
             return [f"{self.best_seat}:+8", f"{self.best_seat}:refuse"]
         return []
+
+    def _answers(self) -> list[str]:
+        """The owner's answers to the best bid."""
+        answers = ["accept", "too-little"]
+        if self._ultimatum_open():
+            answers.append("eight-or-nulos")
+        if self.profile.owner_may_reject:
+            answers.append("reject")
+        return answers
 
     def _may_match(self, seat: int) -> bool:
         """Priority: a seat earlier in bidding order than the best bidder may equal its bid."""
@@ -198,6 +202,11 @@ class Auction:
             if self._sells_at_once(what):
                 self._sale()
                 return
+        self._next_bidder(seat)
+
+    def _next_bidder(self, seat: int) -> None:
+        """After ``seat``'s call: the next seat still bidding, the owner's answer once only
+        the best bidder is left, or the end when everyone passed."""
         active = [s for s in self.order if s not in self.passed]
         if not active:
             self._no_sale("no-bids")

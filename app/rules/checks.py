@@ -58,11 +58,8 @@ def play_rules(profile: Profile, options: Options, contract: Contract) -> PlayRu
 
 def _rules_of(traits: PlayTraits, options: Options, contract: Contract) -> PlayRules:
     cid, trumps = contract.id, contract.trump_game
-    duties = traits.trump_duties if trumps else ""
     return PlayRules(
-        hearts_lead=cid in traits.hearts_lead or (
-            traits.hearts_lead_option and options.hearts_lead_ban == "all-penalties"
-            and not trumps),
+        hearts_lead=cid in traits.hearts_lead or _all_penalties_ban(traits, options, trumps),
         hearts_breakable=traits.hearts_breakable,
         kh_lead=cid in traits.kh_lead,
         trump_lead=trumps and options.trump_lead_ban == "on",
@@ -70,12 +67,20 @@ def _rules_of(traits: PlayTraits, options: Options, contract: Contract) -> PlayR
         if cid in traits.kh_discard and options.keep_kh == "off" else 0,
         kh_first_trick=cid in traits.kh_first_trick,
         hearts_first_trick=cid in traits.hearts_first_trick,
-        trump_mode=_TRUMP_MODES[duties],
+        trump_mode=_TRUMP_MODES[traits.trump_duties if trumps else ""],
         penalty_mask=traits.penalty_cards.get(cid, 0),
         penalty_heart=cid in traits.heart_void and options.rifki_void == "heart",
         penalty_drop=cid in traits.penalty_drop,
-        must_overtake=options.must_overtake == "all" or (
-            options.must_overtake == "koz" and trumps))
+        must_overtake=_must_overtake(options, trumps))
+
+
+def _all_penalties_ban(traits: PlayTraits, options: Options, trumps: bool) -> bool:
+    """hearts_lead_ban "all-penalties": no hearts led in a contract without trumps."""
+    return traits.hearts_lead_option and options.hearts_lead_ban == "all-penalties" and not trumps
+
+
+def _must_overtake(options: Options, trumps: bool) -> bool:
+    return options.must_overtake == "all" or (options.must_overtake == "koz" and trumps)
 
 
 _TRUMP_MODES = {"": TRUMP_NONE, "fiesta": TRUMP_FIESTA, "koz": TRUMP_KOZ}

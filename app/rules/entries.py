@@ -7,7 +7,7 @@ the referee plays them out. While collecting every problem of an entry
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import reduce
 from operator import or_
@@ -102,30 +102,23 @@ class EntryChecks:
         for s in range(4):
             if kh is not None and kh[s] and self._kh_without(counts, s, fld):
                 continue
-            if hearts is None:
-                continue
-            must: list[str] = []           # heart faces the seat's counts say it took
-            may: list[str] = []            # ... and those they leave possible
-            for e in faces:
-                # the K♥ is where the kh count puts it; else all four of a face hold its
-                # heart, none hold none
-                n = (4 if kh[s] else 0) if e == "kings" and kh is not None else counts[e][s]
-                if n == 4:
-                    must.append(HEART_FACES[e])
-                if n:
-                    may.append(HEART_FACES[e])
-            if hearts[s] < len(must):
-                self._fail(SumError.of(
-                    f"{fld}.hearts[{s}]", "heart-faces", "seat %(seat)s (%(name)s) is credited "
-                    "with %(n)s %(hearts)s, fewer than the hearts among its cards (%(cards)s)",
-                    seat=s, name=self.players[s], n=hearts[s], hearts=element_term("hearts"),
-                    cards=" ".join(must)))
-            elif hearts[s] > plain + len(may):
-                self._fail(SumError.of(
-                    f"{fld}.hearts[{s}]", "heart-faces", "seat %(seat)s (%(name)s) is credited "
-                    "with %(n)s %(hearts)s, more than its other counts allow (at most %(max)s)",
-                    seat=s, name=self.players[s], n=hearts[s], hearts=element_term("hearts"),
-                    max=plain + len(may)))
+            if hearts is not None:
+                must, may = _heart_faces(counts, kh, faces, s)
+                self._check_seat_hearts(hearts[s], must, plain + len(may), s, fld)
+
+    def _check_seat_hearts(self, n: int, must: list[str], most: int, s: int, fld: str) -> None:
+        """A seat's hearts hold the heart faces it must have taken, and at most ``most``."""
+        if n < len(must):
+            self._fail(SumError.of(
+                f"{fld}.hearts[{s}]", "heart-faces", "seat %(seat)s (%(name)s) is credited "
+                "with %(n)s %(hearts)s, fewer than the hearts among its cards (%(cards)s)",
+                seat=s, name=self.players[s], n=n, hearts=element_term("hearts"),
+                cards=" ".join(must)))
+        elif n > most:
+            self._fail(SumError.of(
+                f"{fld}.hearts[{s}]", "heart-faces", "seat %(seat)s (%(name)s) is credited "
+                "with %(n)s %(hearts)s, more than its other counts allow (at most %(max)s)",
+                seat=s, name=self.players[s], n=n, hearts=element_term("hearts"), max=most))
 
     def _kh_without(self, counts: dict[str, list[int]], seat: int, fld: str) -> bool:
         """The seat credited with the K♥ has 0 hearts or 0 kings: says so (True)."""
@@ -282,34 +275,14 @@ class EntryChecks:
     def _tricks(self, hand: dict[str, Any], contract: Contract, trump: int, leader: int | None,
                 fld: str) -> Played:
         profile = self.profile
-        deck, size, n_tricks = profile.deck, profile.deck_size, profile.n_tricks
         tricks_fld = f"{fld}.tricks"
         raw = need_list(hand["tricks"], tricks_fld, "tricks")
-        tricks = _parse_tricks(raw, tricks_fld, deck, size)
+        tricks = _parse_tricks(raw, tricks_fld, profile.deck, profile.deck_size)
         deal: list[int] | None = None
         deal_order: list[list[str]] | None = None
         if "deal" in hand:
-            deal_fld = f"{fld}.deal"
-            lists = need_list(hand["deal"], deal_fld, "card-lists")
-            if len(lists) != 4:
-                raise InputError.of(deal_fld, "length", "has one list per seat: 4, not %(n)s",
-                                    n=len(lists))
-            deal = []
-            seen = 0
-            bits = CARD_BITS
-            for seat, items in enumerate(lists):
-                try:
-                    mask = reduce(or_, map(bits.__getitem__, items), 0)
-                    ok = type(items) is list and len(items) == n_tricks \
-                        and mask.bit_count() == n_tricks and not seen & mask \
-                        and (size == 52 or not mask & ~deck)
-                except (KeyError, TypeError):
-                    ok = False
-                if not ok:
-                    self._deal_defect(items, f"{deal_fld}[{seat}]", seat, seen)
-                seen |= mask
-                deal.append(mask)
-            deal_order = lists
+            deal_order = need_list(hand["deal"], f"{fld}.deal", "card-lists")
+            deal = self._deal(deal_order, f"{fld}.deal")
         assert leader is not None
         referee = self.referees.get((contract.id, trump))
         if referee is None:
@@ -318,7 +291,32 @@ class EntryChecks:
         outcome = play_out(profile, referee, contract, leader, tricks, deal, tricks_fld, self.players)
         scoring = contract.scoring_mask
         return Played(tricks, outcome, hand_counts(contract, outcome),
-                       [mask & scoring for mask in outcome.captured], deal_order)
+                      [mask & scoring for mask in outcome.captured], deal_order)
+
+    def _deal(self, lists: list[Any], deal_fld: str) -> list[int]:
+        """The cards dealt to each seat (bit sets): one pass when the deal reads, the slow
+        path names its defect."""
+        if len(lists) != 4:
+            raise InputError.of(deal_fld, "length", "has one list per seat: 4, not %(n)s",
+                                n=len(lists))
+        profile = self.profile
+        deck, size, n_tricks = profile.deck, profile.deck_size, profile.n_tricks
+        deal = []
+        seen = 0
+        bits = CARD_BITS
+        for seat, items in enumerate(lists):
+            try:
+                mask = reduce(or_, map(bits.__getitem__, items), 0)
+                ok = type(items) is list and len(items) == n_tricks \
+                    and mask.bit_count() == n_tricks and not seen & mask \
+                    and (size == 52 or not mask & ~deck)
+            except (KeyError, TypeError):
+                ok = False
+            if not ok:
+                self._deal_defect(items, f"{deal_fld}[{seat}]", seat, seen)
+            seen |= mask
+            deal.append(mask)
+        return deal
 
     def _deal_defect(self, items: object, fld: str, seat: int, seen: int) -> None:
         """Names what is wrong with one seat's dealt cards (the slow path)."""
@@ -334,6 +332,22 @@ class EntryChecks:
                                     card=CANON[c])
             seen |= BIT[c]
         raise AssertionError("unreachable: the deal reads")  # pragma: no cover
+
+
+def _heart_faces(counts: dict[str, list[int]], kh: list[int] | None, faces: Sequence[str],
+                 s: int) -> tuple[list[str], list[str]]:
+    """The heart faces seat ``s``'s counts say it took, and those they leave possible."""
+    must: list[str] = []
+    may: list[str] = []
+    for e in faces:
+        # the K♥ is where the kh count puts it; else all four of a face hold its heart,
+        # none hold none
+        n = (4 if kh[s] else 0) if e == "kings" and kh is not None else counts[e][s]
+        if n == 4:
+            must.append(HEART_FACES[e])
+        if n:
+            may.append(HEART_FACES[e])
+    return must, may
 
 
 def entry_mode(hand: dict[str, Any], contract: Contract, fld: str) -> str:

@@ -82,43 +82,64 @@ def random_game(profile_id: str, rng: random.Random, options: dict[str, str] | N
     builder = GameBuilder(profile, opts, players, first)
     n = profile.n_hands if hands is None else hands
     for i in range(n):
-        slot = builder.slot()
-        hand: dict[str, Any] = {}
-        leaders: tuple[int, ...]
-        if slot.fiesta:
-            assert slot.owner is not None
-            calls = _random_auction(profile, slot.owner, rng)
-            a = Auction(profile_id, slot.owner)
-            for c in calls:
-                a.call(c)
-            out = a.outcome
-            cid = rng.choice(out.contracts)
-            leaders = out.leaders if cid != "nulos" or out.sale else out.leaders[:1]
-            if calls:
-                hand["auction"] = calls
-        elif slot.contract is not None:
-            cid = slot.contract
-            leaders = (slot.leader,) if slot.leader is not None else ()
-        else:
-            allowed = [c for c in profile.contracts if builder.choice_problem(c, slot) is None]
-            cid = rng.choice(allowed)
-            leaders = (slot.leader,) if slot.leader is not None else ()
-        contract = profile.contracts[cid]
-        hand["contract"] = cid
-        trump = -1
-        if contract.trump_game:
-            trump = rng.randrange(4)
-            hand["trump"] = "SHDC"[trump]
-        if contract.played:
-            leader = rng.choice(leaders)
-            if len(leaders) > 1:
-                hand["leader"] = leader
-            deal = random_deal(profile, rng)
-            rules = play_rules(profile, opts, contract)
-            tricks = random_play(profile, rules, contract, trump, leader, deal, rng)
-            hand["tricks"] = [[card_text(c) for c in t] for t in tricks]
-            if with_deal:
-                hand["deal"] = [[card_text(c) for c in cards_of(m)] for m in deal]
+        hand, leaders = _random_setup(builder, rng)
+        _random_entry(builder, hand, leaders, rng, with_deal)
         builder.add(hand, i)
         record["hands"].append(hand)
     return record
+
+
+def _random_setup(builder: GameBuilder, rng: random.Random
+                  ) -> tuple[dict[str, Any], tuple[int, ...]]:
+    """A random legal setup of the builder's next hand (contract, auction, trump), and the
+    seats that may lead it."""
+    profile, slot = builder.profile, builder.slot()
+    hand: dict[str, Any] = {}
+    leaders: tuple[int, ...]
+    if slot.fiesta:
+        assert slot.owner is not None
+        cid, leaders = _random_fiesta(profile, slot.owner, rng, hand)
+    else:
+        if slot.contract is not None:
+            cid = slot.contract
+        else:
+            cid = rng.choice([c for c in profile.contracts
+                              if builder.choice_problem(c, slot) is None])
+        leaders = (slot.leader,) if slot.leader is not None else ()
+    hand["contract"] = cid
+    if profile.contracts[cid].trump_game:
+        hand["trump"] = "SHDC"[rng.randrange(4)]
+    return hand, leaders
+
+
+def _random_fiesta(profile: Profile, owner: int, rng: random.Random, hand: dict[str, Any]
+                   ) -> tuple[str, tuple[int, ...]]:
+    """A random auction (into ``hand``), the contract it allows and who may lead it."""
+    calls = _random_auction(profile, owner, rng)
+    a = Auction(profile, owner)
+    for c in calls:
+        a.call(c)
+    out = a.outcome
+    cid = rng.choice(out.contracts)
+    if calls:
+        hand["auction"] = calls
+    return cid, out.leaders if cid != "nulos" or out.sale else out.leaders[:1]
+
+
+def _random_entry(builder: GameBuilder, hand: dict[str, Any], leaders: tuple[int, ...],
+                  rng: random.Random, with_deal: bool) -> None:
+    """Random legal tricks (and the deal) for a played hand; a 433 has none."""
+    profile = builder.profile
+    contract = profile.contracts[hand["contract"]]
+    if not contract.played:
+        return
+    trump = "SHDC".index(hand["trump"]) if "trump" in hand else -1
+    leader = rng.choice(leaders)
+    if len(leaders) > 1:
+        hand["leader"] = leader
+    deal = random_deal(profile, rng)
+    rules = play_rules(profile, builder.options, contract)
+    tricks = random_play(profile, rules, contract, trump, leader, deal, rng)
+    hand["tricks"] = [[card_text(c) for c in t] for t in tricks]
+    if with_deal:
+        hand["deal"] = [[card_text(c) for c in cards_of(m)] for m in deal]
