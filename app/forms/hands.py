@@ -69,7 +69,7 @@ class _HandFormBase(FlaskForm):
     mode: str
 
     def entry_data(self) -> dict[str, Any]:
-        """Field name -> value (seats as int), for app.services.entry.build_hand."""
+        """Field name -> value (seats as int), for app.services.draft.HandDraft.of_form."""
         out: dict[str, Any] = {}
         for f in self:
             if f.name.startswith(("card_", "kh", "last_two_")):

@@ -9,16 +9,17 @@
 """
 from __future__ import annotations
 
-import copy
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules import RecordError, entry_problems, load
+from app.rules import RecordError, entry_problems
 from app.rules.auction import Auction, run_auction
 from app.rules.cards import cards_of
 from app.rules.choices import contract_choices
 from app.rules.profiles import COUNT_ELEMENTS, RIFKI_PENALTIES, RIFKI_QUOTA, full_counts
+from app.services.queries import replay_record
 
 
 @dataclass
@@ -37,17 +38,19 @@ class Context:
 
 
 def context(record: dict[str, Any], index: int) -> Context:
-    prefix = copy.deepcopy(record)
-    hands = prefix.get("hands", [])
-    prefix["hands"] = hands[:index]
-    result = load(prefix)
+    """The hand at ``index`` as the game stands before it. Replays go through the kept
+    results (:func:`app.services.queries.replay_record`): a new hand's context is the stored
+    game's own result, so opening the entry of the next hand replays nothing again."""
+    hands = record.get("hands", [])
+    whole = None
+    with contextlib.suppress(RecordError):         # the entry still opens; its save will say
+        whole = replay_record(record)
+    if index >= len(hands) and whole is not None:
+        result = whole
+    else:
+        result = replay_record({**record, "hands": hands[:index]})
     existing = hands[index] if index < len(hands) else None
-    existing_result = None
-    if existing is not None:
-        try:
-            existing_result = load(record).hands[index]
-        except RecordError:
-            existing_result = None
+    existing_result = whole.hands[index] if existing is not None and whole is not None else None
     return Context(index, result.profile, dict(record.get("options") or {}), list(record["players"]),
                    result.next, result, existing, existing_result, record)
 
@@ -58,21 +61,6 @@ def hand_problems(record: dict[str, Any], index: int, hand: dict[str, Any]) -> l
     data = dict(record)
     data["hands"] = list(record.get("hands", []))[:index] + [hand]
     return entry_problems(data, index)
-
-
-def hand_preview(record: dict[str, Any], index: int,
-                 hand: dict[str, Any]) -> tuple[list[int] | None, list[RecordError]]:
-    """What the entry page shows while the scorer types: the hand's points when the entry
-    is complete and fine, else every problem of it (nothing is saved)."""
-    problems = hand_problems(record, index, hand)
-    if problems:
-        return None, problems
-    data = dict(record)
-    data["hands"] = list(record.get("hands", []))[:index] + [hand]
-    try:
-        return list(load(data).hands[index].played_points), []
-    except RecordError as e:            # a later check the per-entry pass does not make
-        return None, [e]
 
 
 # --- the auction ---------------------------------------------------------------------------
@@ -172,32 +160,22 @@ def entry_spec(profile: Any, contract_id: str) -> EntrySpec:
                      ["tricks"] if "tricks" in scored else [], full)
 
 
-def build_hand(spec: EntrySpec, mode: str, data: dict[str, Any], *, contract: str | None,
-               trump: str | None, leader: int | None, auction: list[str] | None,
-               ruling: dict[str, Any] | None) -> dict[str, Any]:
-    """The hand dict (RECORD.md) from the entry values (`data`: field name -> value)."""
-    setup = {"contract": contract or None, "trump": trump or None, "leader": leader,
-             "auction": None if auction is None else list(auction)}
-    hand: dict[str, Any] = {k: v for k, v in setup.items() if v is not None}
-    if spec.contract.played:
-        if mode == "captures" and spec.has_cards:
-            hand["captures"] = _captures(spec, data)
-        else:
-            hand["counts"] = _counts(spec, data)
-    if ruling:
-        hand["ruling"] = ruling
-    return hand
+def entry_of(spec: EntrySpec, mode: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The counts or captures entry (RECORD.md) from the form's values (field name -> value)."""
+    if mode == "captures" and spec.has_cards:
+        return _captures(spec, data)
+    return _counts(spec, data)
 
 
-def _rows(elements: list[str], data: dict[str, Any]) -> dict[str, Any]:
+def _rows(elements: list[str], data: Mapping[str, Any]) -> dict[str, Any]:
     return {el: [data.get(f"{el}_{s}") for s in range(4)] for el in elements}
 
 
-def _last_two(spec: EntrySpec, data: dict[str, Any]) -> dict[str, Any]:
+def _last_two(spec: EntrySpec, data: Mapping[str, Any]) -> dict[str, Any]:
     return {"last_two": [data.get("last_two_0"), data.get("last_two_1")]} if spec.last_two else {}
 
 
-def _captures(spec: EntrySpec, data: dict[str, Any]) -> dict[str, Any]:
+def _captures(spec: EntrySpec, data: Mapping[str, Any]) -> dict[str, Any]:
     cards: list[list[str]] = [[], [], [], []]
     for card in spec.cards:
         seat = data.get(f"card_{card}")
@@ -206,7 +184,7 @@ def _captures(spec: EntrySpec, data: dict[str, Any]) -> dict[str, Any]:
     return {"cards": cards, **_rows(spec.capture_counts, data), **_last_two(spec, data)}
 
 
-def _counts(spec: EntrySpec, data: dict[str, Any]) -> dict[str, Any]:
+def _counts(spec: EntrySpec, data: Mapping[str, Any]) -> dict[str, Any]:
     counts = _rows(spec.counts, data)
     if spec.kh:
         counts["kh"] = data.get("kh")

@@ -31,15 +31,29 @@ def replay_game(game: Game, record_digest: str | None = None) -> Any:
     Results are kept per worker for the last few records, keyed by the SHA-256 of the
     record's content: a sheet is read far more often than it changes, and the same content
     always replays to the same result. Callers must not change a result."""
-    key = record_digest or digest(game.record)
+    return replay_record(game.record, record_digest)
+
+
+def replay_record(record: Any, record_digest: str | None = None) -> Any:
+    """The engine's GameResult for any record value (a stored one, one with a hand being
+    entered, the hands before a row), kept by content like :func:`replay_game`'s."""
+    try:
+        key = record_digest or digest(record)
+    except (TypeError, ValueError):      # not a JSON value: the engine says what is wrong
+        return load(record)
     with _REPLAYS_LOCK:
         result = _REPLAYS.get(key)
     if result is not None:
         return result
-    result = load(game.record)
-    with _REPLAYS_LOCK:
-        _REPLAYS[key] = result
+    result = load(record)
+    remember(result, key)
     return result
+
+
+def remember(result: Any, record_digest: str) -> None:
+    """Keeps a result replayed elsewhere (a save's) under its record's digest."""
+    with _REPLAYS_LOCK:
+        _REPLAYS[record_digest] = result
 
 
 def report(game: Game) -> dict[str, Any]:

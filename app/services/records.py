@@ -13,18 +13,23 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.models import AuditAction, AuditEntry, Game, GameStatus, Seat
-from app.rules import load
+from app.rules import digest, load
 from app.services.accounts import add_scorer
 from app.services.confirm import check_unlocked, set_pins
 from app.services.errors import ConflictError, NothingChanged
-from app.services.queries import replay_game
+from app.services.queries import remember, replay_game
 from app.services.results import player_ids_for, result_values, store_results
 
 
-def checked_record(data: Any) -> tuple[dict[str, Any], Any]:
-    """(canonical record, GameResult) or RecordError."""
+def checked_record(data: Any, *, keep: bool = False) -> tuple[dict[str, Any], Any]:
+    """(canonical record, GameResult) or RecordError: the one replay of a save. With
+    ``keep`` the result is kept under the canonical record's digest, so the sheet shown next
+    replays nothing (an import of thousands of files keeps none)."""
     result = load(data)
-    return result.canonical_record(), result
+    record = result.canonical_record()
+    if keep:
+        remember(result, digest(record))
+    return record, result
 
 
 def status_of(result: Any) -> GameStatus:
@@ -84,7 +89,7 @@ def save_record(session: Session, game: Game, data: dict[str, Any], *, expected_
     into the log with it, raises the version and so asks the table to confirm again."""
     check_version(game, expected_version)
     reason = check_unlocked(session, game, reason)
-    record, result = checked_record(data)
+    record, result = checked_record(data, keep=True)
     if record == game.record or _essential(record, result) == _essential(
             game.record, replay_game(game)):
         # writing it would log a change that is none, and (the row being unchanged) skip the

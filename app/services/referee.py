@@ -3,9 +3,10 @@
 The trick page's state travels in the address (setup, deal, plays), so a reload or a lost
 connection loses nothing; the card and deal parsers here read it back. A finished hand is
 scored by replaying the whole record (the sheet's own path), so what the page shows is
-exactly what the sheet and ``kingsheet score`` will say. The two writes
-(:func:`save_tricks`, :func:`apply_ruling`) go through :mod:`app.services.hands`, which
-checks the optimistic lock, replays the record before writing and keeps the audit log.
+exactly what the sheet and ``kingsheet score`` will say. A played hand is scored and saved
+as a :class:`app.services.draft.HandDraft`; the ruling (:func:`apply_ruling`) goes through
+:mod:`app.services.hands`, which checks the optimistic lock, replays the record before
+writing and keeps the audit log.
 
 What the pages say about a hand (violations, the trick grid, rule names) is presentation:
 :mod:`app.web.referee_view` and :mod:`app.web.words`.
@@ -17,7 +18,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.rules import RecordError, load
+from app.rules import RecordError
 from app.rules.cards import Card
 from app.rules.errors import InputError
 from app.rules.record import RULING_KINDS
@@ -63,41 +64,6 @@ def deal_params(deal: list[list[str]] | None) -> dict[str, str]:
     return {f"deal{s}": ",".join(cards) for s, cards in enumerate(deal)}
 
 
-def hand_dict(setup: Setup, plays: list[str], deal: list[list[str]] | None,
-              ruling: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The hand as the record holds it (RECORD.md): ``tricks`` and, if known, ``deal``."""
-    hand: dict[str, Any] = {"contract": setup.contract}
-    if setup.trump:
-        hand["trump"] = setup.trump
-    if setup.record_leader is not None:
-        hand["leader"] = setup.record_leader
-    if setup.auction is not None:
-        hand["auction"] = list(setup.auction)
-    hand["tricks"] = [plays[k:k + 4] for k in range(0, len(plays), 4)]
-    if deal is not None:
-        hand["deal"] = [list(cards) for cards in deal]
-    if ruling:
-        hand["ruling"] = dict(ruling)
-    return hand
-
-
-def score_hand(record: dict[str, Any], index: int, hand: dict[str, Any]) -> Any:
-    """The engine's HandResult of `hand` placed at `index` (the hands before it kept)."""
-    data = copy.deepcopy(record)
-    data["hands"] = list(data.get("hands", []))[:index] + [hand]
-    return load(data).hands[index]
-
-
-def save_tricks(session: Session, game: Any, index: int, hand: dict[str, Any], *,
-                expected_version: int | None, who: str, reason: str | None = None) -> Any:
-    """Records the hand (a new one, or the correction of row index+1)."""
-    if index < len(game.hands):
-        return hands_service.replace_hand(session, game, index, hand,
-                                          expected_version=expected_version, who=who, reason=reason)
-    return hands_service.record_hand(session, game, hand, expected_version=expected_version,
-                                     who=who, reason=reason)
-
-
 # --- rulings ------------------------------------------------------------------------------
 
 def build_ruling(kind: str, *, seat: int | None, points: list[int | None] | None,
@@ -139,5 +105,5 @@ def apply_ruling(session: Session, game: Any, index: int, ruling: dict[str, Any]
 
 
 __all__ = ["Setup", "apply_ruling", "build_ruling", "deal_from_params", "deal_params",
-           "hand_dict", "parse_card", "parse_card_list", "save_tricks", "score_hand"]
+           "parse_card", "parse_card_list"]
 

@@ -15,7 +15,7 @@ from app.forms.games import VersionedForm
 from app.forms.hands import SetupForm, hand_form_class
 from app.rules import RecordError
 from app.security import id_arg
-from app.services import entry, queries
+from app.services import draft, entry, queries
 from app.services import hands as hands_service
 from app.services import setup as setup_service
 from app.services.errors import BadInput, ConflictError, NothingChanged
@@ -160,8 +160,9 @@ def _preview(form: Any, spec: Any, mode: str, game: Any, index: int,
     problems: dict[str, list[str]] = {}
     points = None
     if form.validate():
-        points, found = entry.hand_preview(game.record, index, _hand(spec, mode, form, ready, None))
-        problems = _problem_map(found, index)
+        shown_hand = draft.preview(game, _draft(index, spec, mode, form, ready, None))
+        points = None if shown_hand.points is None else list(shown_hand.points)
+        problems = _problem_map(shown_hand.problems, index)
     elif "csrf_token" in form.errors:
         abort(400)
     else:
@@ -255,17 +256,13 @@ def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, 
     who = actor()
     reason = director_reason(form.correction.data)
     at = datetime.now(UTC).replace(microsecond=0).isoformat()
-    hand = _hand(page["spec"], page["mode"], form, page["ready"], ruling=form.ruling(who, at))
+    entered = _draft(index, page["spec"], page["mode"], form, page["ready"], form.ruling(who, at))
     try:
-        if editing:
-            hands_service.replace_hand(get_session(), game, index, hand,
-                                       expected_version=form.version.data, who=who, reason=reason)
-        else:
-            hands_service.record_hand(get_session(), game, hand,
-                                      expected_version=form.version.data, who=who, reason=reason)
+        draft.save(get_session(), game, entered, expected_version=form.version.data, who=who,
+                   reason=reason)
     except RecordError as e:
         # the save reports the first problem; the page shows every one at once
-        page["errors"] = _problem_map(entry.hand_problems(game.record, index, hand) or [e], index)
+        page["errors"] = _problem_map(draft.problems(game, entered) or [e], index)
         return render_template("hands/entry.html", **page), 422
     except ConflictError as e:
         # what changed since this entry was loaded, next to what was typed (kept); saving
@@ -285,12 +282,10 @@ def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, 
     return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")
 
 
-def _hand(spec: Any, mode: str, form: Any, ready: setup_service.Setup,
-          ruling: dict[str, Any] | None) -> dict[str, Any]:
-    """The hand dict (RECORD.md) from the entry form and the setup."""
-    return entry.build_hand(spec, mode, form.entry_data(), contract=ready.contract,
-                            trump=ready.trump, leader=ready.record_leader,
-                            auction=ready.auction, ruling=ruling)
+def _draft(index: int, spec: Any, mode: str, form: Any, ready: setup_service.Setup,
+           ruling: dict[str, Any] | None) -> draft.HandDraft:
+    """The hand row being entered, from the setup and the validated entry form."""
+    return draft.HandDraft.of_form(index, ready, spec, mode, form.entry_data(), ruling)
 
 
 def _form_errors(form: Any, spec: Any) -> dict[str, list[str]]:

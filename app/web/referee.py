@@ -21,7 +21,7 @@ from app.forms.referee import RulingForm, SaveTricksForm, seat_choices
 from app.rules import RecordError
 from app.rules.errors import InputError
 from app.security import id_arg
-from app.services import entry, queries
+from app.services import draft, entry, queries
 from app.services import referee as svc
 from app.services import setup as setup_service
 from app.services.errors import BadInput, ConflictError, NothingChanged
@@ -235,10 +235,10 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     errors = page["errors"]
     form = SaveTricksForm(formdata=None, data={"version": game.version})
     ruling = (ctx.existing or {}).get("ruling") if editing else None
-    hand = svc.hand_dict(setup, view["plays"], deal, ruling)
+    entered = draft.HandDraft.of_plays(index, setup, view["plays"], deal, ruling)
     final = None
     try:
-        result = svc.score_hand(game.record, index, hand)
+        result = draft.score(game, entered)
     except RecordError as e:
         errors.setdefault("__all__", []).append(translate_error(e))
         status: int | None = 422
@@ -257,8 +257,8 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
         return final, form, None, status
     who = actor()
     try:
-        svc.save_tricks(get_session(), game, index, hand, expected_version=form.version.data, who=who,
-                        reason=director_reason(form.correction.data))
+        draft.save(get_session(), game, entered, expected_version=form.version.data, who=who,
+                   reason=director_reason(form.correction.data))
     except RecordError as e:
         errors.setdefault("__all__", []).append(translate_error(e))
         return final, form, None, 422

@@ -244,9 +244,11 @@ def test_tricks_view_closes_the_hand_at_the_early_end(en: None) -> None:
     assert view["tricks"][0]["winner"] == 1 and view["tricks"][0]["leader"] == 1
 
 
-def test_hand_dict_is_a_record_hand(en: None) -> None:
+def test_a_played_draft_is_a_record_hand(en: None) -> None:
+    from app.services.draft import HandDraft
+
     setup = svc.Setup("trump", "S", 2, 2, ["1:+2", "2:pass", "3:pass", "owner:accept"], "x")
-    hand = svc.hand_dict(setup, ["AS", "KS", "QS", "JS", "TS"], None)
+    hand = HandDraft.of_plays(6, setup, ["AS", "KS", "QS", "JS", "TS"], None, None).hand()
     assert hand == {"contract": "trump", "trump": "S", "leader": 2,
                     "auction": ["1:+2", "2:pass", "3:pass", "owner:accept"],
                     "tricks": [["AS", "KS", "QS", "JS"], ["TS"]]}
