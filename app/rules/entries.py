@@ -140,12 +140,7 @@ class EntryChecks:
         tricks = counts["tricks"]
         faces = [e for e in ("kings", "queens", "jacks") if e in counts]
         for s in range(4):
-            hearts = counts["hearts"][s] if "hearts" in counts else 0
-            face = sum(counts[e][s] for e in faces)
-            overlap = min(hearts, face, len(faces))   # K♥, Q♥, J♥ count twice
-            cards = hearts + face - overlap
-            if "kh" in counts and counts["kh"][s]:
-                cards = max(cards, 1)
+            cards = _least_cards(counts, faces, s)
             if cards > 4 * tricks[s]:
                 self._fail(SumError.of(
                     f"{fld}.tricks[{s}]", "trick-room", "seat %(seat)s (%(name)s) took at least "
@@ -194,23 +189,26 @@ class EntryChecks:
             raise InputError.of(f"{fld}.cards", "missing-key",
                                 "missing: the scoring cards each seat took")
         counts = card_counts(contract, masks)
-        for element in ("tricks", "last_two"):
-            if element not in allowed:
-                continue
+        for element in allowed[1:]:
             f = f"{fld}.{element}"
             try:
                 if element not in caps:
                     raise _missing_element(f, contract, element)
-                if element == "tricks":
-                    out[element] = counts["tricks"] = self._tricks_won(caps[element], f)
-                else:
-                    out[element] = pair = self._last_two_seats(caps[element], f)
-                    counts["last_two"] = [pair.count(s) for s in range(4)]
+                out[element], counts[element] = self._captured_count(element, caps[element], f)
             except RecordError as e:
                 self._fail(e)
         out = {k: out[k] for k in caps if k in out}
         self._check_trick_room(counts, contract, fld)
         return out, counts, masks
+
+    def _captured_count(self, element: str, value: object, f: str) -> tuple[Any, list[int]]:
+        """A captures entry's tricks (per seat) or last two tricks (two seats): the entry
+        and the count per seat."""
+        if element == "tricks":
+            won = self._tricks_won(value, f)
+            return won, won
+        pair = self._last_two_seats(value, f)
+        return pair, [pair.count(s) for s in range(4)]
 
     def _captured_cards(self, value: object, contract: Contract, fld: str
                         ) -> tuple[list[list[str]], list[int]]:
@@ -334,6 +332,16 @@ class EntryChecks:
         raise AssertionError("unreachable: the deal reads")  # pragma: no cover
 
 
+def _least_cards(counts: dict[str, list[int]], faces: Sequence[str], s: int) -> int:
+    """The fewest scoring cards seat ``s``'s counts allow (the K♥, Q♥, J♥ count twice)."""
+    hearts = counts["hearts"][s] if "hearts" in counts else 0
+    face = sum(counts[e][s] for e in faces)
+    cards = hearts + face - min(hearts, face, len(faces))
+    if "kh" in counts and counts["kh"][s]:
+        cards = max(cards, 1)
+    return cards
+
+
 def _heart_faces(counts: dict[str, list[int]], kh: list[int] | None, faces: Sequence[str],
                  s: int) -> tuple[list[str], list[str]]:
     """The heart faces seat ``s``'s counts say it took, and those they leave possible."""
@@ -354,12 +362,7 @@ def entry_mode(hand: dict[str, Any], contract: Contract, fld: str) -> str:
     """How the hand is entered: counts, captures, tricks (or none: a 433)."""
     modes = [m for m in ("counts", "captures", "tricks") if m in hand]
     if not contract.played:
-        if modes:
-            raise InputError.of(f"{fld}.{modes[0]}", "unexpected-key",
-                                "a 433 is not played: it has no counts, captures or tricks")
-        if "deal" in hand:
-            raise InputError.of(f"{fld}.deal", "unexpected-key",
-                                "a 433 is not played: it has no deal")
+        _nothing_entered(hand, modes, fld)
     elif len(modes) != 1:
         if not modes:
             raise InputError.of(fld, "missing-key",
@@ -371,6 +374,16 @@ def entry_mode(hand: dict[str, Any], contract: Contract, fld: str) -> str:
         raise InputError.of(f"{fld}.deal", "unexpected-key",
                             "a deal goes with a hand entered as tricks")
     return modes[0] if modes else "none"
+
+
+def _nothing_entered(hand: dict[str, Any], modes: Sequence[str], fld: str) -> None:
+    """A 433 has no entry and no deal."""
+    if modes:
+        raise InputError.of(f"{fld}.{modes[0]}", "unexpected-key",
+                            "a 433 is not played: it has no counts, captures or tricks")
+    if "deal" in hand:
+        raise InputError.of(f"{fld}.deal", "unexpected-key",
+                            "a 433 is not played: it has no deal")
 
 
 def _parse_tricks(raw: list[Any], fld: str, deck: int, size: int) -> list[list[int]]:

@@ -315,19 +315,12 @@ class Referee:
         self.follow_mask = -1 if rules.must_overtake else (
             rules.penalty_mask if rules.penalty_drop else 0)
         self.fiesta_trump = rules.trump_mode == TRUMP_FIESTA
-        self.void_rules = bool(rules.kh_discard_from or rules.kh_first_trick
-                               or rules.hearts_first_trick or rules.trump_mode
-                               or rules.penalty_mask)
+        self.void_rules = _void_rules(rules)
         # The cards whose lead some rule concerns, and the cards that, held by a player
         # void in the led suit, bring a rule into play: plays touching neither are legal.
         trumps = SUIT_MASK[trump] if trump >= 0 else 0
-        self.lead_mask = ((HEARTS_MASK if rules.hearts_lead else 0)
-                          | (KH_BIT if rules.kh_lead else 0)
-                          | (trumps if rules.trump_lead else 0))
-        self.void_mask = ((KH_BIT if rules.kh_discard_from or rules.kh_first_trick else 0)
-                          | (HEARTS_MASK if rules.hearts_first_trick else 0)
-                          | (trumps if rules.trump_mode else 0)
-                          | rules.penalty_mask)
+        self.lead_mask = _lead_mask(rules, trumps)
+        self.void_mask = _void_mask(rules, trumps)
         self.follow_by_suit = tuple(
             SUIT_MASK[s] & (-1 if self.fiesta_trump and s == trump else self.follow_mask)
             for s in range(4))
@@ -363,6 +356,25 @@ class Referee:
                 broken_rule = judge_play(rules, trump, index + 1, trick[:pos], card, held, before)
             if broken_rule is not None:
                 found.append((index, seat, card, broken_rule[0], broken_rule[1] & held))
+
+
+def _void_rules(rules: PlayRules) -> bool:
+    """Some rule of ``rules`` concerns a player void in the led suit."""
+    return bool(rules.kh_discard_from or rules.kh_first_trick or rules.hearts_first_trick
+                or rules.trump_mode or rules.penalty_mask)
+
+
+def _lead_mask(rules: PlayRules, trumps: int) -> int:
+    """The cards whose lead some rule of ``rules`` concerns."""
+    return ((HEARTS_MASK if rules.hearts_lead else 0) | (KH_BIT if rules.kh_lead else 0)
+            | (trumps if rules.trump_lead else 0))
+
+
+def _void_mask(rules: PlayRules, trumps: int) -> int:
+    """The cards that, held by a player void in the led suit, bring a rule into play."""
+    return ((KH_BIT if rules.kh_discard_from or rules.kh_first_trick else 0)
+            | (HEARTS_MASK if rules.hearts_first_trick else 0)
+            | (trumps if rules.trump_mode else 0) | rules.penalty_mask)
 
 
 _REFEREES: dict[tuple[PlayRules, int], Referee] = {}
