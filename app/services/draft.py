@@ -13,9 +13,11 @@ The service functions take the stored game and a draft:
 - :func:`score` -- the engine's ``HandResult`` of the draft at its row;
 - :func:`save` -- records it: a new hand, or the correction of its row.
 
-Every replay goes through :func:`app.services.queries.replay_record` (results kept by record
-content), so the hands before the draft are not replayed again for each keystroke, and a
-save replays the new record once (its result is kept for the sheet that follows).
+The hands before the draft are replayed through :func:`app.services.queries.replay_record`
+(results kept by record content: for a new hand, the stored game's own), and the draft is
+checked and scored on that result's state alone (:func:`app.rules.choices.preview`): a
+keystroke replays one hand. A save replays the new record once, and its result is kept for
+the sheet that follows.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.models import Game
-from app.rules import RecordError, entry_problems
+from app.rules import RecordError, choices
 from app.services import hands as hands_service
 from app.services.entry import EntrySpec, entry_of
 from app.services.queries import replay_record
@@ -98,10 +100,13 @@ def _copy(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, list) else v for k, v in entry.items()}
 
 
-def _prefix_with(game: Game, draft: HandDraft) -> dict[str, Any]:
-    """The hands before the draft's row, then the draft (what the row is checked against)."""
-    hands = list(game.record.get("hands", []))[:draft.index] + [draft.hand()]
-    return {**game.record, "hands": hands}
+def _before(game: Game, draft: HandDraft) -> Any:
+    """The result of the hands before the draft's row (kept: for a new hand, the stored
+    game's own), whose state the draft is checked on."""
+    hands = list(game.record.get("hands", []))
+    if draft.index >= len(hands):
+        return replay_record(game.record)
+    return replay_record({**game.record, "hands": hands[:draft.index]})
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,22 +119,23 @@ class Preview:
 
 def preview(game: Game, draft: HandDraft) -> Preview:
     """The draft's points when it is complete and fine, else every problem of it."""
-    data = _prefix_with(game, draft)
+    before = _before(game, draft)
+    hand = draft.hand()
     try:
-        result = replay_record(data)
+        result = choices.preview(before, hand)
     except RecordError as first:
-        return Preview(None, tuple(entry_problems(data, draft.index) or [first]))
-    return Preview(result.hands[draft.index].played_points)
+        return Preview(None, tuple(choices.preview_problems(before, hand) or [first]))
+    return Preview(result.played_points)
 
 
 def problems(game: Game, draft: HandDraft) -> list[RecordError]:
     """Every problem of the draft on its row, at once (empty: the hand is fine)."""
-    return entry_problems(_prefix_with(game, draft), draft.index)
+    return choices.preview_problems(_before(game, draft), draft.hand())
 
 
 def score(game: Game, draft: HandDraft) -> Any:
     """The engine's HandResult of the draft on its row (RecordError if it is refused)."""
-    return replay_record(_prefix_with(game, draft)).hands[draft.index]
+    return choices.preview(_before(game, draft), draft.hand())
 
 
 def save(session: Session, game: Game, draft: HandDraft, *, expected_version: int | None,

@@ -18,7 +18,7 @@ from app.rules import RecordError, entry_problems
 from app.rules.auction import Auction, run_auction
 from app.rules.cards import cards_of
 from app.rules.choices import contract_choices
-from app.rules.profiles import COUNT_ELEMENTS, RIFKI_PENALTIES, RIFKI_QUOTA, full_counts
+from app.rules.profiles import COUNT_ELEMENTS, full_counts
 from app.services.queries import replay_record
 
 
@@ -112,21 +112,14 @@ def outcome_of(state: AuctionState) -> Any:
 # --- rifki ----------------------------------------------------------------------------------
 
 def rifki_choices(ctx: Context) -> list[Any]:
-    return contract_choices(ctx.prefix_result.record)
+    """Every rifki contract, allowed or why not (the engine's answer)."""
+    return contract_choices(ctx.prefix_result)
 
 
 def chooser_quota(ctx: Context, seat: int) -> dict[str, Any]:
-    """How many penalties and koz `seat` has chosen so far (counted hands only)."""
-    penalties = koz = 0
-    for h in ctx.prefix_result.hands:
-        if h.counted and h.chooser == seat:
-            if h.contract.id == "koz":
-                koz += 1
-            elif h.contract.id in RIFKI_PENALTIES:
-                penalties += 1
-    limited = ctx.options.get("choice_limit", "3+2") == "3+2"
-    return {"penalties": penalties, "koz": koz, "limited": limited,
-            "penalty_limit": RIFKI_QUOTA["penalty"], "koz_limit": RIFKI_QUOTA["koz"]}
+    """How many penalties and koz `seat` has chosen so far (counted hands only): the quota
+    state the engine keeps on the result."""
+    return dict(ctx.prefix_result.quota.of(seat))
 
 
 # --- the entry form's shape ---------------------------------------------------------------

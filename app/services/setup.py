@@ -7,9 +7,9 @@ called, played and who may lead is the engine's answer, never a copy of its rule
 
 - the auction's calls and outcome come from :mod:`app.rules.auction`;
 - the rifki choices and their limits from :func:`app.rules.schedule.contract_choices`;
-- who may lead each contract is asked of the record checker itself, by checking the setup
-  with each candidate leader (:func:`leaders_by_contract`), so the page offers exactly the
-  leaders the save will accept.
+- who may lead each contract is the engine's answer too (:class:`app.rules.choices.NextChoices`,
+  whose ``verify_leader`` raises the record check's own error), so the page offers exactly
+  the leaders the save will accept, and nothing is replayed to find out.
 
 Problems are :class:`app.rules.RecordError` values (field, code, template, params): the web
 translates them like any engine error.
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import RecordError, RuleError
-from app.rules.choices import Choice
+from app.rules.choices import Choice, NextChoices
 from app.rules.errors import contract_term
 from app.services import entry
 
@@ -102,7 +102,7 @@ def _fiesta(ctx: entry.Context, contract: str | None, trump: str | None, seat: i
         return SetupStep("auction", problems=problems, owner=owner, auction=state)
     outcome = entry.outcome_of(state)
     auction = None if calls is None else list(state.calls)
-    leaders = leaders_by_contract(ctx, outcome.contracts, outcome.leaders, auction)
+    leaders = leaders_by_contract(ctx, outcome.contracts, auction)
     step = SetupStep("fiesta", owner=owner, auction=state, outcome=outcome, leaders=leaders)
     if contract is None:
         return step
@@ -161,52 +161,28 @@ def _with(step: SetupStep, *problems: RecordError) -> SetupStep:
                      step.leaders, step.chooser, step.choices, step.quota)
 
 
-def _probe(contract: str, trump_game: bool, seat: int | None,
-           auction: list[str] | None) -> dict[str, Any]:
-    """The setup part of a hand (no entry yet), as the record would hold it."""
-    hand: dict[str, Any] = {"contract": contract}
-    if trump_game:
-        hand["trump"] = "S"
-    if seat is not None:
-        hand["leader"] = seat
-    if auction is not None:
-        hand["auction"] = list(auction)
-    return hand
-
-
-def _setup_problems(ctx: entry.Context, hand: dict[str, Any]) -> list[RecordError]:
-    """The engine's problems with the setup keys of ``hand`` (its missing entry ignored)."""
-    prefix = f"hands[{ctx.index}]."
-    keys = ("contract", "trump", "leader", "auction")
-    return [p for p in entry.hand_problems(ctx.record, ctx.index, hand)
-            if p.field.startswith(prefix) and p.field[len(prefix):].split(".")[0].split("[")[0]
-            in keys]
+def _next(ctx: entry.Context) -> NextChoices:
+    """The engine's answers about the hand after the ones before ``ctx.index``."""
+    return NextChoices(ctx.prefix_result)
 
 
 def leaders_by_contract(ctx: entry.Context, contracts: tuple[str, ...],
-                        candidates: tuple[int, ...],
                         auction: list[str] | None) -> dict[str, tuple[int, ...]]:
-    """Each contract with the candidate leaders the record checker accepts for it, in the
-    candidates' order (the first is the default); empty for a contract nobody leads."""
-    out: dict[str, tuple[int, ...]] = {}
-    for cid in contracts:
-        played = ctx.profile.contracts[cid]
-        if not played.played:
-            out[cid] = ()
-            continue
-        out[cid] = tuple(s for s in candidates
-                         if not _setup_problems(ctx, _probe(cid, played.trump_game, s, auction)))
-    return out
+    """Each contract with the leaders the record check accepts for it (the default first);
+    empty for a contract nobody leads."""
+    nxt = _next(ctx)
+    return {cid: nxt.leaders(cid, auction) for cid in contracts}
 
 
 def _leader_problem(ctx: entry.Context, contract: str, seat: int,
                     auction: list[str] | None) -> tuple[RecordError, ...]:
     """The engine's own words for a refused leader."""
-    played = ctx.profile.contracts[contract]
-    found = [p.moved("leader") for p in
-             _setup_problems(ctx, _probe(contract, played.trump_game, seat, auction))]
-    return tuple(found) or (RuleError.of("leader", "leader", "%(name)s may not lead this hand.",
-                                         name=ctx.players[seat]),)
+    try:
+        _next(ctx).verify_leader(contract, seat, auction)
+    except RecordError as e:
+        return (e.moved("leader"),)
+    return (RuleError.of("leader", "leader", "%(name)s may not lead this hand.",
+                         name=ctx.players[seat]),)
 
 
 def of_hand(ctx: entry.Context) -> Setup:
