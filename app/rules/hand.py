@@ -24,9 +24,22 @@ from app.rules.play import (
     play_rules,
     referee_for,
 )
-from app.rules.profiles import Options, get_profile
+from app.rules.profiles import Contract, Options, Profile, get_profile
 from app.rules.record import parse_suit
 from app.rules.scoring import hand_points
+
+
+def _played_contract(profile: Profile, contract_id: str) -> Contract:
+    contract = profile.contracts.get(contract_id)
+    if contract is None or not contract.played:
+        raise InputError.of("contract", "contract", "%(value)r is not a played contract of "
+                            "%(profile)s", value=contract_id, profile=profile.id)
+    return contract
+
+
+def _deal_masks(deal: list[list[str]]) -> list[int]:
+    """Each seat's dealt cards as a bit set."""
+    return [sum(BIT[_card(c)] for c in cards) for cards in deal]
 
 
 class HandState:
@@ -37,19 +50,13 @@ class HandState:
         self.profile = get_profile(profile_id)
         self.options = options if isinstance(options, Options) else \
             self.profile.parse_options(options or {})
-        contract = self.profile.contracts.get(contract_id)
-        if contract is None or not contract.played:
-            raise InputError.of("contract", "contract", "%(value)r is not a played contract of "
-                                "%(profile)s", value=contract_id, profile=self.profile.id)
-        self.contract = contract
+        self.contract = contract = _played_contract(self.profile, contract_id)
         self.trump = parse_suit(trump, "trump") if contract.trump_game else -1
         self.rules = play_rules(self.profile, self.options, contract)
         self.referee = referee_for(self.rules, self.trump)
         self.leader = leader
         self.names = names or [f"seat {s}" for s in range(4)]
-        self.deal: list[int] | None = None
-        if deal is not None:
-            self.deal = [sum(BIT[_card(c)] for c in cards) for cards in deal]
+        self.deal: list[int] | None = None if deal is None else _deal_masks(deal)
         self.plays: list[int] = []
         self._outcome: tuple[tuple[int, ...], PlayOutcome] | None = None
 

@@ -130,29 +130,35 @@ def check_value(data: object, fld: str = "") -> None:
             raise InputError.of(where or "record", "too-deep",
                                 "is nested too deeply (at most %(limit)s levels)",
                                 limit=DEPTH_MAX)
-        items: Any = value.items() if isinstance(value, dict) else enumerate(value)
-        children = []
-        for key, item in items:
-            if isinstance(key, str) and not (key.isascii() and key.isprintable()
-                                             and len(key) <= TEXT_MAX):
-                check_text(key, _child(where, "?"))
-            children.append((item, _child(where, key), depth + 1))
-        stack.extend(reversed(children))
+        stack.extend(reversed(_children(value, where, depth)))
+
+
+def _children(value: dict[Any, Any] | list[Any], where: str, depth: int
+              ) -> list[tuple[object, str, int]]:
+    """The values in a container with their fields (a key no field may hold refused)."""
+    items: Any = value.items() if isinstance(value, dict) else enumerate(value)
+    children = []
+    for key, item in items:
+        if isinstance(key, str) and not (key.isascii() and key.isprintable()
+                                         and len(key) <= TEXT_MAX):
+            check_text(key, _child(where, "?"))
+        children.append((item, _child(where, key), depth + 1))
+    return children
 
 
 def _check_scalar(value: object, where: str) -> None:
     if isinstance(value, str):
         if len(value) > TEXT_MAX or not (value.isascii() and value.isprintable()):
             check_text(value, where or "record")
-    elif isinstance(value, bool) or value is None:
-        return
-    elif isinstance(value, int):
-        if not -INT_MAX <= value <= INT_MAX:
-            raise InputError.of(where or "record", "too-large",
-                                "is too large: numbers go up to %(limit)s", limit=INT_MAX)
-    elif isinstance(value, float) and (not math.isfinite(value) or abs(value) > INT_MAX):
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and _too_large(value):
         raise InputError.of(where or "record", "too-large",
                             "is too large: numbers go up to %(limit)s", limit=INT_MAX)
+
+
+def _too_large(value: int | float) -> bool:
+    if isinstance(value, int):
+        return not -INT_MAX <= value <= INT_MAX
+    return not math.isfinite(value) or abs(value) > INT_MAX
 
 
 class _Constant(ValueError):

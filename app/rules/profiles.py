@@ -296,25 +296,29 @@ _RU32_ROUNDS = (
 )
 
 
+def _ru32_half(sign: int, prefix: str) -> list[Contract]:
+    """The seven negative rounds of ru32 (``sign`` -1) or their positive twins (+1)."""
+    out = []
+    for key, es, en, values, early in _RU32_ROUNDS:
+        name_es = f"Sin {es}" if sign < 0 else f"{es[:1].upper()}{es[1:]} (positivo)"
+        name_en = f"No {en}" if sign < 0 else f"{en} (positive)"
+        out.append(_contract(prefix + key, name_es, name_en, 32,
+                             {e: sign * v for e, v in values.items()}, ends_early=early))
+    all_values: dict[str, int] = {}
+    for _key, _es, _en, values, _early in _RU32_ROUNDS:
+        all_values.update({e: sign * v for e, v in values.items()})
+    if sign < 0:
+        out.append(_contract("eralash", "Eralash Negativo", "Eralash (negative)", 32, all_values))
+    else:
+        out.append(_contract("plus-eralash", "Eralash Positivo", "Eralash (positive)", 32,
+                             all_values))
+    return out
+
+
 def _ru32() -> Profile:
-    contracts: dict[str, Contract] = {}
-    order: list[str] = []
-    for sign, prefix in ((-1, "no-"), (1, "plus-")):
-        for key, es, en, values, early in _RU32_ROUNDS:
-            cid = prefix + key
-            name_es = f"Sin {es}" if sign < 0 else f"{es[:1].upper()}{es[1:]} (positivo)"
-            name_en = f"No {en}" if sign < 0 else f"{en} (positive)"
-            contracts[cid] = _contract(cid, name_es, name_en, 32,
-                                       {e: sign * v for e, v in values.items()}, ends_early=early)
-            order.append(cid)
-        all_values: dict[str, int] = {}
-        for _key, _es, _en, values, _early in _RU32_ROUNDS:
-            all_values.update({e: sign * v for e, v in values.items()})
-        cid = "eralash" if sign < 0 else "plus-eralash"
-        contracts[cid] = _contract(cid, "Eralash Negativo" if sign < 0 else "Eralash Positivo",
-                                   "Eralash (negative)" if sign < 0 else "Eralash (positive)",
-                                   32, all_values)
-        order.append(cid)
+    contracts = {c.id: c for sign, prefix in ((-1, "no-"), (1, "plus-"))
+                 for c in _ru32_half(sign, prefix)}
+    order = list(contracts)
     return Profile(
         "ru32", "King ruso", "Russian King",
         "32 cartas, 14 rondas fijas: siete negativas y sus siete gemelas positivas.",
