@@ -203,7 +203,30 @@ class HandState:
             "captured": [[str(c) for c in cards_of(m & contract.scoring_mask)] for m in caps],
             "points": points,
             "ended_early": w["over"] and len(w["tricks"]) < self.profile.n_tricks,
+            # who played each card so far, trick by trick (the one being played last), and
+            # who leads the trick being played (or the next one)
+            "seats": self.seats(), "leading": self.leading(),
         }
+
+    def seats(self) -> list[list[int]]:
+        """For each trick so far (the one being played last), the seat of each card."""
+        plays = self.plays
+        return [list(turn_order(lead)[:len(plays[4 * t:4 * t + 4])])
+                for t, lead in enumerate(self._walk()["leaders"])]
+
+    def leading(self) -> int:
+        """Who leads the trick being played: its leader, or the last winner (the first
+        leader before any card), also when the hand is over."""
+        w = self._walk()
+        if w["current"]:
+            return int(w["leaders"][-1])
+        return int(w["winners"][-1]) if w["winners"] else self.leader
+
+
+def turn_order(leader: int) -> tuple[int, int, int, int]:
+    """The seats of a trick in the order they play, from its leader (play goes to the left:
+    seat + 1)."""
+    return (leader, (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3)
 
 
 def _card(card: str | int) -> int:
@@ -215,4 +238,4 @@ def _card(card: str | int) -> int:
     return int(c)
 
 
-__all__ = ["HandState", "SUIT_OF"]
+__all__ = ["HandState", "SUIT_OF", "turn_order"]

@@ -160,13 +160,11 @@ def hand_doc(game: Any, row: int, lang: str = "es") -> dict[str, Any] | None:
     doc["early_end_reason"] = h.early_end_reason
     doc["tricks_played"] = h.tricks_played
     tricks = []
-    for k, cards in enumerate(h.tricks):
-        leader = h.trick_leaders[k] if k < len(h.trick_leaders) else None
+    for k, (cards, seats) in enumerate(zip(h.tricks, h.trick_seats, strict=True)):
         by_seat: list[str | None] = [None] * 4
-        if leader is not None:
-            for i, card in enumerate(cards):
-                by_seat[(leader + i) % 4] = card
-        tricks.append({"n": k + 1, "leader": leader, "cards": list(cards), "by_seat": by_seat,
+        for card, seat in zip(cards, seats, strict=True):
+            by_seat[seat] = card
+        tricks.append({"n": k + 1, "leader": seats[0], "cards": list(cards), "by_seat": by_seat,
                        "winner": h.trick_winners[k] if k < len(h.trick_winners) else None})
     doc["tricks"] = tricks
     deal = h.deal

@@ -41,17 +41,6 @@ class ResultValues:
     seats: list[dict[str, Any]]
 
 
-def kings_by_seat(result: Any) -> list[int]:
-    """Kings made per seat: counted hands where one seat took every trick of a koz (the
-    engine's ``made_king``); that seat made the King."""
-    kings = [0, 0, 0, 0]
-    for h in result.hands:
-        if h.counted and h.made_king:
-            tricks = list(h.counts.get("tricks", ()))
-            kings[tricks.index(max(tricks))] += 1
-    return kings
-
-
 def result_values(record: dict[str, Any], result: Any | None = None,
                   record_digest: str | None = None) -> ResultValues:
     """The stored result of a canonical record. ``result`` is its replay (replayed here
@@ -79,7 +68,7 @@ def result_values(record: dict[str, Any], result: Any | None = None,
                  for _ in range(4)]
         return ResultValues(base, seats)
     winners = [int(s) for s in result.winners] if result.complete else []
-    kings = kings_by_seat(result)
+    kings = list(result.kings)       # who made a King: the engine says
     violations = [0, 0, 0, 0]
     for h in result.hands:
         for v in h.violations:

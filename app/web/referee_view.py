@@ -7,13 +7,14 @@ points and the rules; the words come from :mod:`app.web.words`.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask_babel import ngettext
 
 from app.rules.cards import BIT, SUIT_MASK, SUITS, Card, cards_of
 from app.rules.errors import InputError
-from app.rules.hand import HandState
+from app.rules.hand import HandState, turn_order
 from app.services.setup import Setup
 from app.web.messages import translate_error
 from app.web.words import (
@@ -137,21 +138,21 @@ def live_violations(state: HandState, players: list[str]) -> list[dict[str, Any]
     return [violation_row(v, players) for v in state.violations()]
 
 
-def trick_rows(tricks: list[list[str]], leaders: list[int], winners: list[int],
-               flagged: set[tuple[int, int]]) -> list[dict[str, Any]]:
-    """The trick grid: per trick, each seat's card, the leader and the winner."""
+def trick_rows(tricks: Sequence[Sequence[str]], seats: Sequence[Sequence[int]],
+               winners: Sequence[int], flagged: set[tuple[int, int]]) -> list[dict[str, Any]]:
+    """The trick grid: per trick, each seat's card, the leader and the winner (who played
+    each card is the engine's: ``seats``)."""
     rows = []
     for t, trick in enumerate(tricks):
-        lead = leaders[t]
         by_seat: list[dict[str, Any] | None] = [None, None, None, None]
-        for pos, code in enumerate(trick):
-            s = (lead + pos) & 3
+        for code, s in zip(trick, seats[t], strict=True):
             cell = card_view(code)
             cell["flagged"] = (t + 1, s) in flagged
             by_seat[s] = cell
         winner = winners[t] if t < len(winners) else None
+        lead = seats[t][0]
         rows.append({"number": t + 1, "leader": lead, "winner": winner, "cards": by_seat,
-                     "order": [(lead + p) & 3 for p in range(4)]})
+                     "order": list(turn_order(lead))})
     return rows
 
 
@@ -165,7 +166,6 @@ def tricks_view(profile: Any, options: dict[str, str], players: list[str], setup
     summary = state.summary()
     contract = state.contract
     w_tricks = state.tricks()
-    leaders = summary["leaders"]
     winners = summary["winners"]
     violations = live_violations(state, players)
     flagged = {(v["trick"], v["seat"]) for v in violations}
@@ -202,10 +202,9 @@ def tricks_view(profile: Any, options: dict[str, str], players: list[str], setup
     current_no = summary["trick_no"] if not summary["over"] else None
     counts = {"tricks": [winners.count(s) for s in range(4)]}
     last_play = None
+    seats = summary["seats"]
     if state.plays:
-        k = len(state.plays) - 1
-        t, pos = divmod(k, 4)
-        s = (leaders[t] + pos) & 3
+        t, s = len(seats) - 1, seats[-1][-1]
         last_play = {"seat": s, "card": card_view(str(Card(state.plays[-1]))),
                      "violation": next((v for v in violations
                                         if v["trick"] == t + 1 and v["seat"] == s), None)}
@@ -214,11 +213,11 @@ def tricks_view(profile: Any, options: dict[str, str], players: list[str], setup
         early = early_end_text(contract, len(winners))
     return {
         "state": state, "summary": summary, "contract": contract,
-        "tricks": trick_rows(w_tricks, leaders, winners, flagged),
+        "tricks": trick_rows(w_tricks, seats, winners, flagged),
         "current": w_tricks[-1] if w_tricks and len(w_tricks[-1]) < 4 else [],
         "current_no": current_no,
-        "current_leader": (leaders[-1] if w_tricks and len(w_tricks[-1]) < 4
-                           else (winners[-1] if winners else setup.leader)),
+        "current_leader": summary["leading"],
+        "current_order": list(turn_order(summary["leading"])),
         "to_play": to_play, "over": summary["over"], "early_end": early,
         "points": summary["points"], "counts": counts,
         "captured": [[card_view(c) for c in cards] for cards in summary["captured"]],
@@ -262,7 +261,7 @@ def hand_record_view(result: Any, index: int, players: list[str], lang: str) -> 
         "payments": list(h.payments), "has_payment": any(h.payments),
         "total": h.total, "expected_total": h.expected_total, "counted": h.counted,
         "running_totals": list(h.running_totals),
-        "tricks": trick_rows(h.tricks, h.trick_leaders, h.trick_winners, flagged),
+        "tricks": trick_rows(h.tricks, h.trick_seats, h.trick_winners, flagged),
         "tricks_won": [h.trick_winners.count(s) for s in range(4)],
         "ended_early": h.ended_early, "early_end": early, "deal": deal,
         "captured": [[card_view(c) for c in cards] for cards in h.captured]
