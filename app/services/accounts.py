@@ -8,13 +8,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from app.models import GameScorer, Player, Role, User
-from app.services.errors import BadInput
+from app.services.errors import BadInput, Text
 
 USERNAME = re.compile(r"^[\w.@+-]{1,40}$")
 PASSWORD_MIN = 8
@@ -37,17 +36,17 @@ def check_secret(stored: str, secret: str) -> bool:
 def clean_username(username: str) -> str:
     name = (username or "").strip()
     if not USERNAME.match(name):
-        raise BadInput("username", _("A user name is 1 to 40 letters, digits or . _ @ + -"))
+        raise BadInput("username", Text("A user name is 1 to 40 letters, digits or . _ @ + -"))
     return name
 
 
 def check_password(password: str) -> str:
     if not password or not password.strip():
-        raise BadInput("password", _("The password is empty."))
+        raise BadInput("password", Text("The password is empty."))
     if len(password) < PASSWORD_MIN:
-        raise BadInput("password", _("A password has at least %(n)s characters.", n=PASSWORD_MIN))
+        raise BadInput("password", Text("A password has at least %(n)s characters.", n=PASSWORD_MIN))
     if len(password) > PASSWORD_MAX:
-        raise BadInput("password", _("A password has at most %(n)s characters.", n=PASSWORD_MAX))
+        raise BadInput("password", Text("A password has at most %(n)s characters.", n=PASSWORD_MAX))
     return password
 
 
@@ -72,10 +71,10 @@ def _player(session: Session, name: str | None) -> Player | None:
         return None
     player = session.scalars(select(Player).where(Player.name == name)).first()
     if player is None:
-        raise BadInput("player", _("There is no player %(name)s on the roster.", name=name))
+        raise BadInput("player", Text("There is no player %(name)s on the roster.", name=name))
     taken = session.scalar(select(func.count()).select_from(User).where(User.player_id == player.id))
     if taken:
-        raise BadInput("player", _("Player %(name)s is already linked to a user.", name=name))
+        raise BadInput("player", Text("Player %(name)s is already linked to a user.", name=name))
     return player
 
 
@@ -84,10 +83,10 @@ def create_user(session: Session, username: str, password: str, role: str,
     """A new user; BadInput (naming the field) for a taken name, an empty password, …"""
     name = clean_username(username)
     if role not in ROLES:
-        raise BadInput("role", _("The role is one of: %(roles)s.", roles=", ".join(ROLES)))
+        raise BadInput("role", Text("The role is one of: %(roles)s.", roles=", ".join(ROLES)))
     check_password(password)
     if find_user(session, name) is not None:
-        raise BadInput("username", _("There is already a user %(name)s.", name=name))
+        raise BadInput("username", Text("There is already a user %(name)s.", name=name))
     linked = _player(session, player)
     user = User(username=name, password_hash=hash_secret(password), role=Role(role),
                 player_id=linked.id if linked else None)
@@ -99,14 +98,14 @@ def create_user(session: Session, username: str, password: str, role: str,
 def create_first_director(session: Session, username: str, password: str) -> User:
     """The club's first user (only while there is none)."""
     if has_users(session):
-        raise BadInput("username", _("The first director exists already: log in."))
+        raise BadInput("username", Text("The first director exists already: log in."))
     return create_user(session, username, password, Role.DIRECTOR.value)
 
 
 def set_password(session: Session, username: str, password: str) -> User:
     user = find_user(session, username)
     if user is None:
-        raise BadInput("username", _("There is no user %(name)s.", name=username))
+        raise BadInput("username", Text("There is no user %(name)s.", name=username))
     user.password_hash = hash_secret(check_password(password))
     session.commit()
     return user
@@ -116,9 +115,9 @@ def change_user(session: Session, user_id: int, role: str, password: str | None)
     """A director changes an account's role and, when one is given, its password."""
     user = session.get(User, user_id)
     if user is None:
-        raise BadInput("username", _("There is no such user."))
+        raise BadInput("username", Text("There is no such user."))
     if role not in ROLES:
-        raise BadInput("role", _("The role is one of: %(roles)s.", roles=", ".join(ROLES)))
+        raise BadInput("role", Text("The role is one of: %(roles)s.", roles=", ".join(ROLES)))
     if password:
         user.password_hash = hash_secret(check_password(password))
     user.role = Role(role)

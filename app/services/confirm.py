@@ -13,13 +13,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Confirmation, ConfirmMethod, Game, GameStatus, SeatPin, User
 from app.services.accounts import check_secret, hash_secret
-from app.services.errors import BadInput, ForbiddenError, LockedError
+from app.services.errors import BadInput, ForbiddenError, LockedError, Text
 
 PIN = re.compile(r"^\d{4}$")
 REASON_MAX = 300
@@ -49,7 +48,7 @@ def clean_pin(pin: str | None, field: str) -> str | None:
     if not pin:
         return None
     if not PIN.match(pin):
-        raise BadInput(field, _("A PIN is 4 digits."))
+        raise BadInput(field, Text("A PIN is 4 digits."))
     return pin
 
 
@@ -108,8 +107,8 @@ def check_unlocked(session: Session, game: Game, reason: str | None) -> str | No
         return None
     reason = " ".join((reason or "").split())[:REASON_MAX]
     if not reason:
-        raise LockedError(_("The four players confirmed this sheet: it is locked. Only a director "
-                            "can correct it, giving a reason; the table then confirms it again."),
+        raise LockedError(Text("The four players confirmed this sheet: it is locked. Only a director "
+                               "can correct it, giving a reason; the table then confirms it again."),
                           game.id)
     return reason
 
@@ -128,7 +127,7 @@ def _confirm(session: Session, game: Game, seat: int, method: ConfirmMethod,
 
 def _check_seat(seat: int) -> None:
     if seat not in range(4):
-        raise BadInput("seat", _("There is no such seat."))
+        raise BadInput("seat", Text("There is no such seat."))
 
 
 def confirm_by_account(session: Session, game: Game, seat: int, user: User) -> Confirmation:
@@ -136,7 +135,7 @@ def confirm_by_account(session: Session, game: Game, seat: int, user: User) -> C
     _check_seat(seat)
     player_id = game.seats[seat].player_id
     if user.player_id is None or user.player_id != player_id:
-        raise ForbiddenError(_("Only the player of this seat confirms it from their account."))
+        raise ForbiddenError(Text("Only the player of this seat confirms it from their account."))
     return _confirm(session, game, seat, ConfirmMethod.ACCOUNT, user)
 
 
@@ -146,7 +145,7 @@ def confirm_by_pin(session: Session, game: Game, seat: int, pin: str | None,
     _check_seat(seat)
     stored = session.get(SeatPin, (game.id, seat))
     if stored is None:
-        raise BadInput("pin", _("This seat has no PIN: its player confirms from their account."))
+        raise BadInput("pin", Text("This seat has no PIN: its player confirms from their account."))
     if not pin or not check_secret(stored.pin_hash, pin.strip()):
-        raise BadInput("pin", _("Wrong PIN."))
+        raise BadInput("pin", Text("Wrong PIN."))
     return _confirm(session, game, seat, ConfirmMethod.PIN, scorer)

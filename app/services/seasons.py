@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from datetime import date
 
-from flask_babel import gettext as _
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from app.models import PlayerTotal, Season
-from app.services.errors import BadInput
+from app.services.errors import BadInput, Text
 from app.services.results import recompute_season_totals
 
 NAME_MAX = 80
@@ -20,18 +19,18 @@ def check_season(session: Session, name: str, starts_on: date | None, ends_on: d
     """The cleaned name, or BadInput naming the field."""
     name = " ".join((name or "").split())
     if not name:
-        raise BadInput("name", _("A season needs a name."))
+        raise BadInput("name", Text("A season needs a name."))
     if len(name) > NAME_MAX or any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
-        raise BadInput("name", _("A name is plain text of at most %(n)s characters.", n=NAME_MAX))
+        raise BadInput("name", Text("A name is plain text of at most %(n)s characters.", n=NAME_MAX))
     if starts_on is None:
-        raise BadInput("starts_on", _("The first day is missing."))
+        raise BadInput("starts_on", Text("The first day is missing."))
     if ends_on is None:
-        raise BadInput("ends_on", _("The last day is missing."))
+        raise BadInput("ends_on", Text("The last day is missing."))
     if ends_on < starts_on:
-        raise BadInput("ends_on", _("The last day comes before the first."))
+        raise BadInput("ends_on", Text("The last day comes before the first."))
     clash = session.scalar(select(Season.id).where(func.lower(Season.name) == name.lower()))
     if clash is not None and clash != season_id:
-        raise BadInput("name", _("Another season has this name."))
+        raise BadInput("name", Text("Another season has this name."))
     return name
 
 

@@ -30,6 +30,7 @@ from app.services import accounts, confirm
 from app.services.accounts import Access
 from app.services.errors import BadInput
 from app.web.errors import error_response, wants_json
+from app.web.messages import service_text
 from app.web.prefs import safe_next
 
 bp = Blueprint("auth", __name__)
@@ -193,7 +194,7 @@ def setup() -> Any:
         try:
             director = accounts.create_first_director(get_session(), form.username.data, form.password.data)
         except BadInput as e:
-            form[e.field].errors = [*form[e.field].errors, e.message]
+            form[e.field].errors = [*form[e.field].errors, service_text(e)]
         else:
             current_app.extensions["kingsheet_has_users"] = True
             login_user(director)

@@ -51,7 +51,9 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(BadInput)
     def input_error(e: BadInput) -> Any:
-        return error_response(400, "input", e.message, e.field)
+        from app.web.messages import service_text
+
+        return error_response(400, "input", service_text(e), e.field)
 
     @app.errorhandler(ConflictError)
     def conflict_error(e: ConflictError) -> Any:
@@ -59,11 +61,15 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(LockedError)
     def locked_error(e: LockedError) -> Any:
-        return error_response(409, "locked", str(e))
+        from app.web.messages import service_text
+
+        return error_response(409, "locked", service_text(e))
 
     @app.errorhandler(ForbiddenError)
     def forbidden_error(e: ForbiddenError) -> Any:
-        return error_response(403, "forbidden", str(e))
+        from app.web.messages import service_text
+
+        return error_response(403, "forbidden", service_text(e))
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException) -> Any:

@@ -25,7 +25,7 @@ from app.web import changelog
 from app.web.auth import actor, game_access, user
 from app.web.chart import legend, progression_svg
 from app.web.diagram import table_svg
-from app.web.messages import translate_error
+from app.web.messages import service_text, translate_error
 from app.web.words import current_lang
 
 bp = Blueprint("games", __name__)
@@ -278,6 +278,6 @@ def import_record() -> Any:
     if error is not None:
         status = 422 if isinstance(error, RecordError) else 400
         engine = error if isinstance(error, RecordError) else error.cause
-        message = translate_error(engine) if isinstance(engine, RecordError) else error.message
+        message = translate_error(engine) if isinstance(engine, RecordError) else service_text(error)
     return render_template("games/import.html", form=form, error=error,
                            error_message=message), status

@@ -16,6 +16,7 @@ from flask_babel import lazy_gettext as _l
 from app.rules import PROFILES, Contract, RecordError, Term
 from app.rules.profiles import ELEMENTS
 from app.rules.record import TYPE_NAMES, WHAT
+from app.services.errors import Text
 from app.web.words import call_text, current_lang
 
 FIELD_LABELS = {
@@ -114,3 +115,16 @@ def translate_error(e: RecordError, players: Sequence[str] | None = None,
 
 def field_label(key: str) -> str:
     return str(FIELD_LABELS.get(key, key))
+
+
+def service_text(e: Exception | Text) -> str:
+    """What a service said (a :class:`~app.services.errors.Text`, or an error carrying one
+    as ``text``) in the page's language; as the service wrote it when the catalog breaks it."""
+    text = e if isinstance(e, Text) else getattr(e, "text", None)
+    if not isinstance(text, Text):
+        return str(e)
+    template = str(gettext(text.template))
+    try:
+        return template % text.params if text.params else template
+    except (KeyError, ValueError, TypeError):
+        return str(text)

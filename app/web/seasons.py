@@ -14,6 +14,7 @@ from app.services import seasons as seasons_service
 from app.services import standings
 from app.services.errors import BadInput
 from app.web.games import lang
+from app.web.messages import service_text
 
 bp = Blueprint("seasons", __name__)
 
@@ -33,7 +34,7 @@ def _save(form: SeasonForm, season: Any = None) -> Any:
         return seasons_service.save_season(get_session(), name=form.name.data, starts_on=form.starts_on.data,
                                            ends_on=form.ends_on.data, season=season)
     except BadInput as e:
-        form[e.field].errors = [*form[e.field].errors, e.message]
+        form[e.field].errors = [*form[e.field].errors, service_text(e)]
         return None
 
 

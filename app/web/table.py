@@ -14,6 +14,7 @@ from app.services import confirm, links
 from app.services.errors import BadInput, ForbiddenError
 from app.web.auth import game_access, limiter, user
 from app.web.games import load_game_or_404
+from app.web.messages import service_text
 
 bp = Blueprint("table", __name__)
 
@@ -53,7 +54,7 @@ def confirm_sheet(game_id: int) -> Any:
         else:
             confirm.confirm_by_account(get_session(), game, seat, u)
     except BadInput as e:
-        return _confirm_page(game, e.message, 422)
+        return _confirm_page(game, service_text(e), 422)
     players = game.record["players"]
     flash(_("%(name)s confirmed the sheet.", name=players[seat]))
     if confirm.is_locked(get_session(), game):

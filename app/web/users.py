@@ -12,6 +12,7 @@ from app.db import get_session
 from app.forms.auth import EditUserForm, NewUserForm
 from app.services import accounts
 from app.services.errors import BadInput
+from app.web.messages import service_text
 
 bp = Blueprint("users", __name__)
 
@@ -24,7 +25,7 @@ def _saved(form: Any, save: Callable[[], Any], fallback: Any) -> bool:
         save()
     except BadInput as e:
         field = getattr(form, e.field, fallback)
-        field.errors = [*field.errors, e.message]
+        field.errors = [*field.errors, service_text(e)]
         return False
     return True
 

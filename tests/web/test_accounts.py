@@ -454,3 +454,12 @@ def test_a_director_changes_a_role_and_resets_a_password(app):
     assert scorer.post(f"/users/{sam_id}", data={"role": "player"}).status_code == 403
     sam = tc(app, user="sam", role="scorer")                    # now a director
     assert sam.get("/users").status_code == 200
+
+
+def test_the_confirmation_refusals_are_in_the_pages_language(app):
+    gid = complete_game(app)
+    sam = tc(app, user="sam", role="scorer")
+    r = sam.post(f"/games/{gid}/confirm", data={"seat": "0", "pin": "9999"},
+                 headers={"Accept-Language": "es"})
+    assert r.status_code == 422 and "PIN incorrecto." in r.get_data(as_text=True)
+    assert "Wrong PIN." not in r.get_data(as_text=True)

@@ -138,3 +138,11 @@ def test_season_form_needs_csrf(csrf_app):
 
     with csrf_app.app_context():
         assert get_session().query(Season).count() == 0
+
+
+def test_a_services_refusal_is_shown_in_the_pages_language(client, session):
+    """The service says what is wrong as an English template; the page translates it."""
+    data = {"name": "X", "starts_on": "2026-03-01", "ends_on": "2026-02-01"}
+    page = client.post("/seasons", data=data, headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "El último día es anterior al primero." in page
+    assert "The last day comes before the first." not in page
