@@ -53,15 +53,11 @@ class RecordGame:
         return list(self.record.get("hands", []))
 
 
-def long_date(value: Any, lang: str) -> str | None:
-    """A day as people write it in ``lang`` ("1 de diciembre de 2026"); None for no day."""
-    from babel.dates import format_date
-
+def day_of(value: Any) -> date | None:
+    """The day of a stored moment (the templates write it: the ``date`` filter)."""
     if isinstance(value, datetime):
-        value = value.date()
-    if isinstance(value, date):
-        return str(format_date(value, format="long", locale=lang))
-    return None
+        return value.date()
+    return value if isinstance(value, date) else None
 
 
 def default_orientation(profile_id: str) -> str:
@@ -86,7 +82,7 @@ def _header(game: Any, lang: str) -> dict[str, Any]:
         "players": list(record["players"]), "clockwise": profile.clockwise,
         "first_seat": record.get(profile.seat_key), "seat_key": profile.seat_key,
         "options": profile.parse_options(record.get("options")).as_dict(profile),
-        "date": long_date(getattr(game, "created_at", None), lang),
+        "date": day_of(getattr(game, "created_at", None)),
         "fingerprint": fingerprint(record), "n_hands": profile.n_hands, "lang": lang,
         "orientation": default_orientation(profile.id),
     }
@@ -114,8 +110,6 @@ def sheet_doc(game: Any, lang: str = "es") -> dict[str, Any]:
     for row in doc.get("hands", []):
         row["note_marks"] = number_ranges(row["notes"])
     doc["auction"] = get_profile(game.profile).auction
-    for row in doc.get("hands", []):
-        row["payment_text"] = payment_text(row["payments"])
     doc["widths"] = SHEET_COLUMNS["auction" if doc["auction"] else "plain"]
     return doc
 
@@ -135,16 +129,6 @@ def number_ranges(numbers: list[int]) -> str:
     return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
 
 
-def payment_text(payments: list[int]) -> str:
-    """A hand's auction payment by seat numbers: "2 → 4: 100" (seat 2 pays seat 4 100), or
-    each seat's signed payment when it is not one payer and one payee; "" for none."""
-    payers = [s for s, v in enumerate(payments) if v < 0]
-    payees = [s for s, v in enumerate(payments) if v > 0]
-    if len(payers) == 1 and len(payees) == 1:
-        return f"{payers[0] + 1} → {payees[0] + 1}: {payments[payees[0]]}"
-    return ", ".join(f"{s + 1}: {'+' if v > 0 else '−'}{abs(v)}" for s, v in enumerate(payments) if v)
-
-
 def hand_doc(game: Any, row: int, lang: str = "es") -> dict[str, Any] | None:
     """Hand row ``row`` (1-based, as in the record) as a plain dict, or None if there is
     no such row. RecordError if the record no longer replays."""
@@ -157,7 +141,7 @@ def hand_doc(game: Any, row: int, lang: str = "es") -> dict[str, Any] | None:
     doc.update(queries.hand_row(h, profile, lang))
     doc["kind"] = "hand"
     doc["played_points"] = list(h.played_points)
-    doc["early_end_reason"] = h.early_end_reason
+    doc["early_end"] = h.early_end      # an Explanation: the template writes it
     doc["tricks_played"] = h.tricks_played
     tricks = []
     for k, (cards, seats) in enumerate(zip(h.tricks, h.trick_seats, strict=True)):

@@ -149,27 +149,19 @@ def standings_doc(session: Session, season: Season, profile: str | None, lang: s
     """A season's standings as a plain dict for templates/pdf/standings.html: one ruled
     table per profile (every row, not the page's first 50), and, for the whole season
     (``profile`` None) with more than one profile played, the season's leaderboard first.
-    Dates are written in ``lang``; ``today`` is the day it was printed."""
+    Days and averages stay values (the templates write them); ``today`` is the day it was printed."""
     from dataclasses import asdict
     from datetime import date
 
-    from babel.numbers import format_decimal
-
-    from app.services.pdf import long_date
-
     def rows_of(rows: list[StandingRow]) -> list[dict[str, Any]]:
-        return [{**asdict(r), "average": r.average,
-                 "average_text": "–" if r.average is None
-                 else format_decimal(r.average, "0.0", locale=lang).replace("-", "−")}
-                for r in rows]
+        return [{**asdict(r), "average": r.average} for r in rows]
 
     tables = season_standings(session, season, profile)
     played = [rows for rows in tables.values() if rows]
     return {
         "id": season.id, "name": season.name, "lang": lang,
         "starts_on": season.starts_on.isoformat(), "ends_on": season.ends_on.isoformat(),
-        "starts": long_date(season.starts_on, lang), "ends": long_date(season.ends_on, lang),
-        "today": long_date(date.today(), lang),
+        "starts": season.starts_on, "ends": season.ends_on, "today": date.today(),
         "profile": profile, "profile_name": PROFILES[profile].name(lang) if profile else None,
         # each complete game gives each of its four players one game in its profile's table
         "games": sum(r.games for rows in played for r in rows) // 4,

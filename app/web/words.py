@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from flask import Flask, current_app
-from flask_babel import format_date, format_datetime, get_locale, gettext
+from flask_babel import format_date, format_datetime, format_decimal, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
@@ -53,6 +53,24 @@ def signed(n: int | None) -> str:
     if n is None:
         return ""
     return f"+{n}" if n > 0 else str(n).replace("-", MINUS)
+
+
+def decimal(value: float | None) -> str:
+    """A number with one decimal in the page's language, the minus sign as in
+    :func:`signed`: ``−12,0`` in Spanish, ``-12.0`` never; "–" for None (no average)."""
+    if value is None:
+        return "–"
+    return str(format_decimal(value, "0.0")).replace("-", MINUS)
+
+
+def payment_text(payments: Sequence[int]) -> str:
+    """A hand's auction payment by seat numbers: "2 → 4: 100" (seat 2 pays seat 4 100), or
+    each seat's signed payment when it is not one payer and one payee; "" for none."""
+    payers = [s for s, v in enumerate(payments) if v < 0]
+    payees = [s for s, v in enumerate(payments) if v > 0]
+    if len(payers) == 1 and len(payees) == 1:
+        return f"{payers[0] + 1} → {payees[0] + 1}: {payments[payees[0]]}"
+    return ", ".join(f"{s + 1}: {signed(v)}" for s, v in enumerate(payments) if v)
 
 
 def suit_color(letter: str) -> str:
@@ -206,6 +224,17 @@ def violation_row(v: Any, players: Sequence[str]) -> dict[str, Any]:
             "raw_evidence": raw_evidence, "sentence": sentence}
 
 
+def explanation_text(explanation: Any) -> str:
+    """Something the engine explains (:class:`app.rules.results.Explanation`: an English
+    template, a msgid of the catalogs, and its params) in the page's language; a ``cards``
+    param is printed as the cards' faces."""
+    params = dict(explanation.params)
+    cards = params.get("cards")
+    if isinstance(cards, tuple):
+        params["cards"] = " ".join(card_face(c) for c in cards)
+    return _(explanation.template, **params)
+
+
 def early_end_text(contract: Any, trick_no: int) -> str:
     """Why a hand ended before its last trick, as players say it."""
     scored = [e for e in ("hearts", "kings", "queens", "jacks", "kh") if contract.values.get(e)]
@@ -293,14 +322,15 @@ def time_zone() -> str:
 def init_words(app: Flask) -> None:
     """Filters and globals of every template (pages and PDFs)."""
     app.jinja_env.filters.update(suit=suit_markup, card=card_markup, signed=signed,
-                                 red_suits=red_suits,
+                                 decimal=decimal, payment_text=payment_text, red_suits=red_suits,
                                  datetime=local_datetime, date=local_date, time=local_time,
                                  iso=iso_utc, face=card_face)
     app.jinja_env.globals.update(rule_name=rule_name, ruling_label=ruling_label,
                                  ruling_kinds=RULING_KINDS, SCORES=SCORES,
                                  LANGUAGE_NAMES=LANGUAGE_NAMES, time_zone=time_zone,
                                  call_text=call_text, call_what=call_what,
-                                 violation_text=violation_row, evidence_text=evidence_text)
+                                 violation_text=violation_row, evidence_text=evidence_text,
+                                 explanation_text=explanation_text)
 
     @app.context_processor
     def inject() -> dict[str, Any]:

@@ -421,3 +421,22 @@ def test_links_in_the_page_language(pdf_app: Any, games: dict[str, Any]) -> None
     assert "Huella del registro" in html and "Exportar" in html
     text = text_of(c.get(f"/games/{gid}/sheet.pdf").data)
     assert "Totales" in text and "firma" in text
+
+
+def test_the_spanish_hand_pdf_says_why_it_ended_early_in_spanish(pdf_app: Any,
+                                                                 games: dict[str, Any]) -> None:
+    """The engine explains an early end as a template and params; the page writes it in
+    its language (no English sentence in a Spanish record)."""
+    from app.rules import load
+
+    gid, record, _report = games["fiestas"]
+    hand = next(h for h in load(record).hands if h.ended_early)
+    client = pdf_app.test_client()
+    es = flat(text_of(client.get(f"/games/{gid}/hands/{hand.index + 1}.pdf",
+                                 headers={"Accept-Language": "es"}).data))
+    assert flat("terminó antes: se han llevado todas las cartas que puntúan") in es
+    assert flat(f"en la baza {len(hand.trick_cards)})") in es
+    assert "every" not in es and "taken" not in es
+    en = flat(text_of(client.get(f"/games/{gid}/hands/{hand.index + 1}.pdf",
+                                 headers={"Accept-Language": "en"}).data))
+    assert flat(f"ended early: {hand.early_end_reason}") in en

@@ -43,6 +43,23 @@ def test_signed_cards_and_calls_have_one_spelling(app: Any) -> None:
         assert words.ruling_label("charge-offender") == "cargar al infractor"
 
 
+def test_decimals_days_and_payments_have_one_spelling(app: Any) -> None:
+    """The page and the PDF write them through the same filters: −12,0 in Spanish."""
+    from datetime import date
+
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        assert words.decimal(-12.0) == "−12,0" and words.decimal(3.25) == "3,2"
+        assert words.decimal(None) == "–"
+        assert words.local_date(date(2026, 12, 1), "long") == "1 de diciembre de 2026"
+        rendered = app.jinja_env.from_string("{{ -12.0 | decimal }} {{ d | date('long') }}").render(
+            d=date(2026, 12, 1))
+        assert rendered == "−12,0 1 de diciembre de 2026"
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert words.decimal(-12.0) == "−12.0"
+    assert words.payment_text([-100, 100, 0, 0]) == "1 → 2: 100"
+    assert words.payment_text([-50, -50, 100, 0]) == "1: −50, 2: −50, 3: +100"
+
+
 def test_times_are_shown_in_the_club_time_zone(app: Any) -> None:
     with app.test_request_context(headers={"Accept-Language": "es"}):
         assert words.local_datetime("2026-12-01T00:52:11+00:00") == "1 dic 2026, 1:52:11"
