@@ -67,10 +67,38 @@ def test_translations_compile_from_po(tmp_path):
         assert catalog.get("Hand %(n)s") is not None, po
 
 
-def test_make_app_twice_is_idempotent(database_url):
+def _schema_and_rows(app):
+    """The database as an app sees it: its tables and columns, the Alembic revision and
+    how many rows each table holds."""
+    from sqlalchemy import func, inspect, select, table, text
+
     from app.db import get_db
 
+    engine = get_db(app).engine
+    with engine.connect() as conn:
+        found = inspect(conn)
+        tables = sorted(found.get_table_names())
+        columns = {t: sorted(c["name"] for c in found.get_columns(t)) for t in tables}
+        revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+        rows = {t: conn.execute(select(func.count()).select_from(table(t))).scalar_one() for t in tables}
+    return columns, revision, rows
+
+
+def test_make_app_twice_is_idempotent(database_url):
+    from app.db import get_db, get_session
+    from app.services.games import import_game
+    from tests.conftest import load_record
+
     first = make_app(database_url)
+    with first.app_context():
+        gid = import_game(get_session(), load_record("ru32_complete.json"), who="test").id
+    before = _schema_and_rows(first)
     second = make_app(database_url)  # migrations already at head: nothing to do
-    get_db(first).dispose()
-    get_db(second).dispose()
+    after = _schema_and_rows(second)
+    try:
+        assert after == before                 # same tables, columns, revision and rows
+        assert len(before[1]) == 1 and before[2]["game"] >= 1
+        assert second.test_client().get(f"/api/v1/games/{gid}").status_code == 200
+    finally:
+        get_db(first).dispose()
+        get_db(second).dispose()

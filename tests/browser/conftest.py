@@ -8,11 +8,22 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import DIRECTOR, TEST_PASSWORD, ensure_user, in_ci, make_app
+from tests.conftest import DIRECTOR, REPO, TEST_PASSWORD, ensure_user, in_ci, make_app
+
+#: Where browser tests keep their screenshots and audits: the repository's test-artifacts/
+#: (ignored by git; ``$KINGSHEET_ARTIFACTS/browser`` when that is set), never a fixed /tmp.
+SHOTS = Path(os.environ.get("KINGSHEET_ARTIFACTS") or REPO / "test-artifacts") / "browser"
+
+
+def shot(name: str) -> str:
+    """The path of artifact ``name`` under :data:`SHOTS` (the folder is made)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return str(SHOTS / name)
 
 CHROMIUM = os.environ.get("KINGSHEET_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

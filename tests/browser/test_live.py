@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.conftest import shot
 from tests.browser.test_referee import import_game
 from tests.conftest import load_record
 
@@ -63,7 +64,7 @@ def test_b_sheet_shows_a_new_hand_row_without_reload(page, phone_b):
     assert "Live" in status or "En vivo" in status
     # the delete button now deletes what B sees: the version moved with the sheet
     assert b.get_attribute("#live-sheet input[name=version]", "value") == "2"
-    b.screenshot(path="/tmp/kingsheet-live-sheet-375.png")
+    b.screenshot(path=shot("kingsheet-live-sheet-375.png"))
 
 
 def test_b_open_entry_learns_of_a_save_and_keeps_what_b_typed(page, phone_b):
@@ -86,7 +87,7 @@ def test_b_open_entry_learns_of_a_save_and_keeps_what_b_typed(page, phone_b):
     assert [b.input_value(f"#tricks_{s}") for s in range(4)] == ["2", "2", "2", "2"]
     # the form still carries the version B started from: Save cannot add the hand twice
     assert b.get_attribute("#hand-form input[name=version]", "value") == "1"
-    b.screenshot(path="/tmp/kingsheet-live-entry-375.png", full_page=True)
+    b.screenshot(path=shot("kingsheet-live-entry-375.png"), full_page=True)
 
 
 # --- trick-by-trick entry survives a language switch, the Sheet link and a reload -----------

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,12 +14,12 @@ from app.rules import score_record
 from app.rules.cards import cards_of
 from app.rules.hand import HandState
 from app.rules.profiles import PROFILES
+from tests.browser.conftest import SHOTS
 from tests.conftest import base_record
 from tests.web import helpers as web_helpers
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parent.parent.parent / "instance" / "screenshots"
 
 FIESTA_NEGATIVES = [{"counts": {"tricks": [1, 5, 3, 4]}}, {"counts": {"hearts": [1, 5, 3, 4]}},
                     {"counts": {"queens": [1, 1, 1, 1]}},

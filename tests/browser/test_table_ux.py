@@ -11,14 +11,13 @@ from typing import Any
 import pytest
 
 from app.rules import load
-from tests.browser.conftest import login
+from tests.browser.conftest import login, shot
 from tests.browser.test_referee import import_game
 from tests.browser.test_whole_games import play_hand
 from tests.conftest import load_record
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/tmp")
 PHONE = {"width": 375, "height": 812}
 
 
@@ -60,7 +59,7 @@ def test_after_a_save_the_message_next_action_and_new_row_are_in_view(phone: Any
         assert in_view(phone, f"#hand-{row}"), "the new row is not in view"
         if row < len(result.hands):
             assert in_view(phone, "#enter-hand"), "the next-hand button scrolled away"
-        phone.screenshot(path=str(SHOTS / f"kingsheet-saved-{name}-{row}-375.png"))
+        phone.screenshot(path=shot(f"kingsheet-saved-{name}-{row}-375.png"))
     assert in_view(phone, "#winners"), "the winner banner scrolled away"
 
 
@@ -86,7 +85,7 @@ def test_fiesta_sheet_shows_payments_without_sideways_scrolling(phone: Any) -> N
         assert check and check["x"] + check["width"] <= PHONE["width"]
     # hand 7 of this record pays: the cell reads "+125 −100" and the total moves by +25
     assert phone.locator("#hand-7 td.pts[data-seat='0'] .pay").inner_text() == "−100"
-    phone.screenshot(path=str(SHOTS / "kingsheet-fiesta-sheet-375.png"), full_page=True)
+    phone.screenshot(path=shot("kingsheet-fiesta-sheet-375.png"), full_page=True)
 
 
 # --- 14.5: the hand record one tap away; a ruling offered at the end of a trick hand ------
@@ -142,7 +141,7 @@ def test_a_trick_hand_with_violations_offers_the_ruling_when_saved(phone: Any) -
     phone.wait_for_url(re.compile(r"/hands/1#ruling$"))
     record = phone.request.get(f"/games/{gid}/record.json").json()
     assert record["hands"][0]["ruling"]["kind"] == "charge-offender"
-    phone.screenshot(path=str(SHOTS / "kingsheet-ruling-offer-375.png"))
+    phone.screenshot(path=shot("kingsheet-ruling-offer-375.png"))
 
 
 # --- 14.6 and 14.8: every page, 44 px targets and no serious axe finding -------------------
@@ -200,7 +199,7 @@ def test_every_page_has_44px_targets_and_no_serious_accessibility_finding(phone:
         width = phone.evaluate("document.documentElement.scrollWidth")
         if width > PHONE["width"]:
             problems.append(f"{path}: {width}px wide")
-    (SHOTS / "kingsheet-page-audit.txt").write_text("\n".join(problems) + "\n")
+    Path(shot("kingsheet-page-audit.txt")).write_text("\n".join(problems) + "\n")
     assert not problems, "\n".join(problems)
 
 

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app.rules import load, score_record
+from tests.browser.conftest import shot
 from tests.conftest import load_record
 
 pytestmark = pytest.mark.browser
@@ -172,21 +173,21 @@ def test_rejected_entry_and_screenshots(page: Any) -> None:
     assert page.input_value("#tricks_3") == "3"
     assert page.request.get(f"/games/{gid}/record.json").json()["hands"] == []
     no_sideways_scroll(page)
-    page.screenshot(path="/tmp/kingsheet-entry-375.png", full_page=True)
+    page.screenshot(path=shot("kingsheet-entry-375.png"), full_page=True)
 
     for h in load(record).hands[:8]:
         play_hand(page, gid, h, load(record).profile, use_captures=False)
     page.goto(f"/games/{gid}")
-    page.screenshot(path="/tmp/kingsheet-sheet-375.png", full_page=True)
+    page.screenshot(path=shot("kingsheet-sheet-375.png"), full_page=True)
     page.goto(f"/games/{gid}/hands/new")
     page.click(f'[data-call="{page.get_attribute("#legal-calls a >> nth=2", "data-call")}"]')
     page.wait_for_url(re.compile(r"auction="))
     page.wait_for_selector("#auction-history .chip")
     no_sideways_scroll(page)
-    page.screenshot(path="/tmp/kingsheet-auction-375.png", full_page=True)
+    page.screenshot(path=shot("kingsheet-auction-375.png"), full_page=True)
     page.goto("/games/new")
     no_sideways_scroll(page)
-    page.screenshot(path="/tmp/kingsheet-new-375.png", full_page=True)
+    page.screenshot(path=shot("kingsheet-new-375.png"), full_page=True)
 
 
 def test_live_check_scores_the_hand_as_it_is_typed(page: Any) -> None:

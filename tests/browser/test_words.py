@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import copy
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser.conftest import shot
 from tests.browser.test_referee import import_game
 from tests.conftest import base_record, load_record
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/tmp")
 #: Ids the engine and the record use; none may show on a page in words.
 IDS = ("charge-offender", "as-played", "follow-suit", "hearts-lead", "penalty-limit",
        "choice-limit", "owner:", ":pass", '"counts"', '"tricks"', "+00:00")
@@ -79,7 +78,7 @@ def test_rulings_rules_times_and_the_change_log_are_in_words(phone: Any) -> None
         in change, change
     assert re.search(r"\d{1,2} dic 2026, \d{1,2}:\d\d:\d\d", change)
     assert "Horas de Europe/Madrid." in visible_text(phone)
-    phone.screenshot(path=str(SHOTS / "kingsheet-words-audit-375.png"), full_page=True)
+    phone.screenshot(path=shot("kingsheet-words-audit-375.png"), full_page=True)
 
 
 def test_the_auction_is_a_list_of_calls_with_names(phone: Any) -> None:
@@ -96,7 +95,7 @@ def test_the_auction_is_a_list_of_calls_with_names(phone: Any) -> None:
         if who.isdigit():
             assert text.startswith(names[int(who)] + ": "), text
         assert what not in ("pass", "accept", "reject") or what not in text
-    phone.screenshot(path=str(SHOTS / "kingsheet-words-auction-375.png"))
+    phone.screenshot(path=shot("kingsheet-words-auction-375.png"))
 
 
 def test_counts_plurals_and_the_check_line(phone: Any) -> None:
@@ -184,4 +183,4 @@ def test_the_switch_offers_four_languages_and_each_speaks(phone: Any, lang: str,
         assert word in text, word
     assert phone.evaluate("document.documentElement.scrollWidth") <= 375
     no_ids(phone)
-    phone.screenshot(path=str(SHOTS / f"kingsheet-words-{lang}-375.png"))
+    phone.screenshot(path=shot(f"kingsheet-words-{lang}-375.png"))

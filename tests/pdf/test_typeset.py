@@ -228,10 +228,23 @@ def test_qr_code_holds_the_game_link(es_app: Any, pdfs: dict[str, Any]) -> None:
 
 
 def test_screenshots_of_every_profile_are_kept(pdfs: dict[str, Any]) -> None:
+    """Each PDF of this run has its page 1 kept as a PNG under ARTIFACTS: made from it
+    (not left by an earlier run), as wide and high as that page at 80 dpi, not blank."""
+    import struct
+
+    from pypdf import PdfReader
+
     for profile in PROFILES:
         for kind in ("sheet", "hand", "blank"):
-            png = ARTIFACTS / f"{profile}-{kind}.png"
+            pdf, png = pdfs[profile][kind], ARTIFACTS / f"{profile}-{kind}.png"
             assert png.exists() and png.stat().st_size > 10_000, png
+            assert png.stat().st_mtime >= pdf.stat().st_mtime, f"{png} is older than its PDF"
+            data = png.read_bytes()
+            assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", png
+            width, height = struct.unpack(">II", data[16:24])
+            box = PdfReader(pdf).pages[0].mediabox
+            expected = (float(box.width) * 80 / 72, float(box.height) * 80 / 72)
+            assert abs(width - expected[0]) <= 2 and abs(height - expected[1]) <= 2, (png, width, height)
 
 
 # --- a season's standings ------------------------------------------------------------------
