@@ -178,19 +178,68 @@ def _entry(game: Any, index: int, taken: bool = False) -> Any:
     """Load, validate the setup, ask the setup service, then the step's page or the save."""
     editing = index < len(game.hands)
     ctx = entry.context(game.record, index)
-    if ctx.next is None:
-        flash(_("The game is over: there is no hand to enter."))
-        return redirect(url_for("games.sheet", game_id=game.id))
-    changing = request.method == "POST" and "change" in request.args
-    if editing and "tricks" in (ctx.existing or {}) and not any(k in request.values for k in SETUP_KEYS):
-        # a hand entered trick by trick is corrected trick by trick: the counts or
-        # captures form would drop its tricks, its deal and its violations
-        return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
+    elsewhere = _elsewhere(game, index, ctx, editing)
+    if elsewhere is not None:
+        return elsewhere
+    changing = _changing()
     setup = _setup_form(ctx, editing, changing)
     step = setup_service.resolve(ctx, setup.contract.data, setup.trump.data, setup.leader.data,
                                  setup.auction.data)
-    carried = _carried(changing)
-    page: dict[str, Any] = {
+    page = _page(game, index, ctx, editing, taken, setup, step, _carried(changing))
+    ready = step.setup
+    if ready is None:
+        page["problems"] = _problem_map(step.problems, index)
+        return render_template("hands/entry.html", **page), 422 if page["problems"] else 200
+    if setup.mode.data == "tricks" and ctx.profile.contracts[ready.contract].played:
+        return _to_tricks(game, index, editing, ready)
+    spec, mode, form_cls = _entry_form(ctx, ready, setup.mode.data)
+    posted = request.method == "POST"
+    if posted and request.form.get("preview") == "1":
+        return _preview(form_cls(), spec, mode, game, index, ready)
+    page.update(spec=spec, mode=mode, ready=ready, conflict=None, errors={})
+    if posted and not changing:
+        return _save(game, index, ctx, form_cls(), page)
+    return _show(game, index, ctx, page, form_cls, changing)
+
+
+def _entry_form(ctx: entry.Context, ready: setup_service.Setup, asked: str | None
+                ) -> tuple[entry.EntrySpec, str, Any]:
+    """The contract's entry: what it scores, the mode (cards only where it scores cards)
+    and the form class of that mode."""
+    spec = entry.entry_spec(ctx.profile, ready.contract)
+    mode = asked if spec.has_cards and asked in ("counts", "captures") else "counts"
+    return spec, mode, hand_form_class(spec, mode)
+
+
+def _changing() -> bool:
+    """The scorer changes the setup (contract, mode) of an entry being typed."""
+    return request.method == "POST" and "change" in request.args
+
+
+def _elsewhere(game: Any, index: int, ctx: entry.Context, editing: bool) -> Any:
+    """A redirect when this hand is not entered here: the game is over, or a hand entered
+    trick by trick is corrected trick by trick (the counts or captures form would drop its
+    tricks, its deal and its violations). None: the entry goes on."""
+    if ctx.next is None:
+        flash(_("The game is over: there is no hand to enter."))
+        return redirect(url_for("games.sheet", game_id=game.id))
+    if editing and "tricks" in (ctx.existing or {}) and not any(k in request.values for k in SETUP_KEYS):
+        return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
+    return None
+
+
+def _to_tricks(game: Any, index: int, editing: bool, ready: setup_service.Setup) -> Any:
+    """The setup is complete: the hand is played card by card on the referee's page."""
+    if editing:
+        return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
+    params: dict[str, Any] = {**ready.params, "row": str(index + 1)}
+    return redirect(url_for("referee.tricks", game_id=game.id, **params))
+
+
+def _page(game: Any, index: int, ctx: entry.Context, editing: bool, taken: bool, setup: SetupForm,
+          step: setup_service.SetupStep, carried: dict[str, str]) -> dict[str, Any]:
+    """What every step of the entry page shows."""
+    return {
         "game_id": game.id, "index": index, "row": index + 1, "editing": editing,
         "players": ctx.players, "next": ctx.next, "profile": ctx.profile, "lang": lang(),
         "setup": setup, "setup_errors": {f.name: f.errors for f in setup if f.errors},
@@ -199,30 +248,19 @@ def _entry(game: Any, index: int, taken: bool = False) -> Any:
         "step": step, "carried": carried, "auction_raw": setup.auction.data or "",
         "taken": taken, "changes": None,
     }
-    if step.setup is None:
-        page["problems"] = _problem_map(step.problems, index)
-        return render_template("hands/entry.html", **page), 422 if page["problems"] else 200
-    ready = step.setup
-    if setup.mode.data == "tricks" and ctx.profile.contracts[ready.contract].played:
-        # the setup is complete: play the hand card by card on the referee's page
-        if editing:
-            return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
-        params: dict[str, Any] = {**ready.params, "row": str(index + 1)}
-        return redirect(url_for("referee.tricks", game_id=game.id, **params))
-    spec = entry.entry_spec(ctx.profile, ready.contract)
-    mode = setup.mode.data if spec.has_cards and setup.mode.data != "tricks" else "counts"
-    form_cls = hand_form_class(spec, mode)
-    if request.method == "POST" and request.form.get("preview") == "1":
-        return _preview(form_cls(), spec, mode, game, index, ready)
-    page.update(spec=spec, mode=mode, ready=ready, conflict=None, errors={})
-    if request.method == "POST" and not changing:
-        return _save(game, index, ctx, form_cls(), page)
+
+
+def _show(game: Any, index: int, ctx: entry.Context, page: dict[str, Any], form_cls: Any,
+          changing: bool) -> Any:
+    """The entry form: the values carried through a change of setup, the stored hand (a
+    correction) or blank; with what changed meanwhile when another phone took the row."""
+    carried = page["carried"]
     if carried or changing:
         form = form_cls(formdata=MultiDict(carried))
         form.version.data = form.version.data or game.version
     else:
-        form = _stored_form(form_cls, spec, ctx, editing, game.version)
-    if taken:
+        form = _stored_form(form_cls, page["spec"], ctx, page["editing"], game.version)
+    if page["taken"]:
         page["changes"] = queries.changes_since(
             get_session(), game, queries.version_before_change(get_session(), game.id, index) or 0,
             lang())
@@ -237,13 +275,19 @@ def _stored_form(form_cls: Any, spec: Any, ctx: entry.Context, editing: bool, ve
     data["version"] = version
     ruling = (ctx.existing or {}).get("ruling") if editing else None
     if ruling:
-        data["ruling_kind"] = ruling.get("kind", "as-played")
-        if ruling.get("seat") is not None:
-            data["ruling_seat"] = str(ruling["seat"])
-        for s, p in enumerate(ruling.get("points") or []):
-            data[f"ruling_points_{s}"] = p
-        data["ruling_reason"] = ruling.get("reason") or ""
+        data.update(_ruling_values(ruling))
     return form_cls(formdata=None, data=data)
+
+
+def _ruling_values(ruling: dict[str, Any]) -> dict[str, Any]:
+    """The ruling fields showing a stored hand's ruling again."""
+    data: dict[str, Any] = {"ruling_kind": ruling.get("kind", "as-played"),
+                            "ruling_reason": ruling.get("reason") or ""}
+    if ruling.get("seat") is not None:
+        data["ruling_seat"] = str(ruling["seat"])
+    for s, p in enumerate(ruling.get("points") or []):
+        data[f"ruling_points_{s}"] = p
+    return data
 
 
 def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, Any]) -> Any:

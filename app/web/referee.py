@@ -20,6 +20,7 @@ from app.db import get_session
 from app.forms.referee import RulingForm, SaveTricksForm, seat_choices
 from app.rules import RecordError
 from app.rules.errors import InputError
+from app.rules.hand import HandState
 from app.security import id_arg
 from app.services import draft, entry, queries
 from app.services import referee as svc
@@ -88,7 +89,18 @@ def _tricks(game: Any, index: int, taken: bool = False) -> Any:
     setup = _tricks_setup(game, index, ctx) if editing else _new_tricks_setup(game, ctx)
     if not isinstance(setup, setup_service.Setup):
         return setup                      # a redirect: set the hand up first
+    page = _tricks_page(game, index, ctx, editing, taken, setup)
+    deal, deal_problem = _address_deal(ctx)
+    plays, plays_problem = _address_plays()
     args = request.args
+    if args.get("step") == "deal" or "dealt" in args or deal_problem:
+        return _deal_step(game, index, editing, setup, page, plays, deal, deal_problem)
+    return _play_step(game, index, ctx, page, deal, plays, plays_problem)
+
+
+def _tricks_page(game: Any, index: int, ctx: entry.Context, editing: bool, taken: bool,
+                 setup: setup_service.Setup) -> dict[str, Any]:
+    """What both steps of the trick page show."""
     profile = ctx.profile
     page: dict[str, Any] = {
         "game_id": game.id, "index": index, "row": index + 1, "editing": editing,
@@ -102,21 +114,27 @@ def _tricks(game: Any, index: int, taken: bool = False) -> Any:
         since = queries.version_before_change(get_session(), game.id, index) or 0
         page["changes"] = queries.changes_since(get_session(), game, since, lang())
         page["conflict"] = True
-    # the deal: entered on its own step, then carried in the address
+    return page
+
+
+def _address_deal(ctx: entry.Context) -> tuple[list[list[str]] | None, str | None]:
+    """The deal carried in the address (entered on its own step), and what is wrong with it."""
     try:
-        deal = svc.deal_from_params(args)
-        deal_problem = view_of.check_deal(profile, deal, ctx.players) if deal is not None else None
+        deal = svc.deal_from_params(request.args)
     except InputError as e:
-        deal, deal_problem = None, view_of.input_message(e)
+        return None, view_of.input_message(e)
+    if deal is None:
+        return None, None
+    return deal, view_of.check_deal(ctx.profile, deal, ctx.players)
+
+
+def _address_plays() -> tuple[list[str], str | None]:
+    """The cards played so far, carried in the address, and what is wrong with them."""
     try:
-        plays = svc.parse_card_list(args.get("plays"))
-        plays_problem = None
+        return svc.parse_card_list(request.args.get("plays")), None
     except InputError as e:
-        plays, plays_problem = [], _("The cards in the address could not be read (%(msg)s); "
-                                      "start the hand again.", msg=view_of.input_message(e))
-    if args.get("step") == "deal" or "dealt" in args or deal_problem:
-        return _deal_step(game, index, editing, setup, page, plays, deal, deal_problem)
-    return _play_step(game, index, ctx, page, deal, plays, plays_problem)
+        return [], _("The cards in the address could not be read (%(msg)s); "
+                     "start the hand again.", msg=view_of.input_message(e))
 
 
 def _tricks_setup(game: Any, index: int, ctx: entry.Context) -> Any:
@@ -154,15 +172,8 @@ def _new_tricks_setup(game: Any, ctx: entry.Context) -> Any:
 def _play_step(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
                deal: list[list[str]] | None, plays: list[str], plays_problem: str | None) -> Any:
     """The trick grid: a typed card, the finished hand's score and its save."""
-    editing, setup = page["editing"], page["setup"]
-    view = view_of.tricks_view(ctx.profile, ctx.options, ctx.players, setup, deal, plays)
-    status = 200
-    if plays_problem or view["problem"]:
-        page["errors"]["plays"] = [plays_problem or ngettext(
-            "Only the first %(num)s card in the address could be played: %(msg)s",
-            "Only the first %(num)s cards in the address could be played: %(msg)s",
-            view["n_valid"], msg=view["problem"])]
-        status = 422
+    view = view_of.tricks_view(ctx.profile, ctx.options, ctx.players, page["setup"], deal, plays)
+    status = _plays_status(page, view, plays_problem)
     if "add" in request.args and request.method == "GET":
         added = _add_typed_card(game, index, ctx, page, deal, view)
         if added is not None:
@@ -180,6 +191,27 @@ def _play_step(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
         page["errors"].setdefault("__all__", []).append(
             _("The hand is not over yet: enter its remaining cards first."))
         status = 422
+    links, card_links = _play_links(game, index, page, deal, view)
+    return render_template("referee/tricks.html", step="play", view=view, links=links,
+                           card_links=card_links, final=final, form=form, deal=deal,
+                           **page), status
+
+
+def _plays_status(page: dict[str, Any], view: dict[str, Any], plays_problem: str | None) -> int:
+    """200, or 422 with the problem of the cards in the address on the page."""
+    if not (plays_problem or view["problem"]):
+        return 200
+    page["errors"]["plays"] = [plays_problem or ngettext(
+        "Only the first %(num)s card in the address could be played: %(msg)s",
+        "Only the first %(num)s cards in the address could be played: %(msg)s",
+        view["n_valid"], msg=view["problem"])]
+    return 422
+
+
+def _play_links(game: Any, index: int, page: dict[str, Any], deal: list[list[str]] | None,
+                view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The play step's links (undo, restart, the deal) and each playable card's link."""
+    editing, setup = page["editing"], page["setup"]
     plays_now = view["plays"]
 
     def url(cards: list[str], **extra: str) -> str:
@@ -199,9 +231,7 @@ def _play_step(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     card_links = {cell["code"]: url(plays_now + [cell["code"]])
                   for suit in view["grid"] for cell in suit["cards"]
                   if cell["status"] in ("open", "legal", "illegal")}
-    return render_template("referee/tricks.html", step="play", view=view, links=links,
-                           card_links=card_links, final=final, form=form, deal=deal,
-                           **page), status
+    return links, card_links
 
 
 def _add_typed_card(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
@@ -231,37 +261,52 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     """A finished hand: its score and, on POST, its save.
 
     Returns (final score, form, a redirect once saved or None, the page status or None)."""
-    editing, setup, players = page["editing"], page["setup"], ctx.players
-    errors = page["errors"]
-    form = SaveTricksForm(formdata=None, data={"version": game.version})
-    ruling = (ctx.existing or {}).get("ruling") if editing else None
-    entered = draft.HandDraft.of_plays(index, setup, view["plays"], deal, ruling)
-    final = None
+    ruling = (ctx.existing or {}).get("ruling") if page["editing"] else None
+    entered = draft.HandDraft.of_plays(index, page["setup"], view["plays"], deal, ruling)
+    final, status = _final(game, entered, ctx.players, page["errors"])
+    if request.method != "POST":
+        return final, SaveTricksForm(formdata=None, data={"version": game.version}), None, status
+    form = SaveTricksForm()
+    if not form.validate():
+        page["errors"].setdefault("__all__", []).extend(
+            str(e) for errs in form.errors.values() for e in errs)
+        return final, form, None, 400
+    if final is None:
+        return final, form, None, status
+    saved, status = _save_played(game, entered, form, page)
+    if saved is None:
+        return final, form, None, status
+    if saved is NothingChanged:
+        flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))
+        return final, form, redirect(url_for("games.sheet", game_id=game.id)
+                                     + f"#hand-{index + 1}"), None
+    return final, form, _after_save(game, index, ctx, page, final), None
+
+
+def _final(game: Any, entered: draft.HandDraft, players: list[str],
+           errors: dict[str, list[str]]) -> tuple[dict[str, Any] | None, int | None]:
+    """The finished hand's score as the sheet will show it, or its problem (in ``errors``)."""
     try:
         result = draft.score(game, entered)
     except RecordError as e:
         errors.setdefault("__all__", []).append(translate_error(e))
-        status: int | None = 422
-    else:
-        final = {"points": list(result.points), "played_points": list(result.played_points),
-                 "violations": [violation_row(v, players) for v in result.violations],
-                 "ruling": result.ruling.kind}
-        status = None
-    if request.method != "POST":
-        return final, form, None, status
-    form = SaveTricksForm()
-    if not form.validate():
-        errors.setdefault("__all__", []).extend(str(e) for errs in form.errors.values() for e in errs)
-        return final, form, None, 400
-    if final is None:
-        return final, form, None, status
-    who = actor()
+        return None, 422
+    return {"points": list(result.points), "played_points": list(result.played_points),
+            "violations": [violation_row(v, players) for v in result.violations],
+            "ruling": result.ruling.kind}, None
+
+
+def _save_played(game: Any, entered: draft.HandDraft, form: SaveTricksForm,
+                 page: dict[str, Any]) -> tuple[Any, int | None]:
+    """Saves the played hand: (the game, None) once saved, (NothingChanged, None) when it
+    was already recorded so, else (None, the page status) with the problem on the page."""
+    errors = page["errors"]
     try:
-        draft.save(get_session(), game, entered, expected_version=form.version.data, who=who,
-                   reason=director_reason(form.correction.data))
+        saved = draft.save(get_session(), game, entered, expected_version=form.version.data,
+                           who=actor(), reason=director_reason(form.correction.data))
     except RecordError as e:
         errors.setdefault("__all__", []).append(translate_error(e))
-        return final, form, None, 422
+        return None, 422
     except ConflictError:
         # the cards stay, what changed since this entry's version is shown, and saving
         # again puts them on this hand row (never a second copy)
@@ -269,28 +314,33 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
         page["changes"] = queries.changes_since(
             get_session(), game, min(form.version.data or 0, game.version), lang())
         form.version.data = game.version
-        return final, form, None, 409
+        return None, 409
     except BadInput as e:
         errors.setdefault("__all__", []).append(e.message)
-        return final, form, None, 400
+        return None, 400
     except NothingChanged:
-        flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))
-        return final, form, redirect(url_for("games.sheet", game_id=game.id)
-                                     + f"#hand-{index + 1}"), None
+        return NothingChanged, None
+    return saved, None
+
+
+def _after_save(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
+                final: dict[str, Any]) -> Any:
+    """Where a saved hand goes: the sheet, with a link to the hand record when rules were
+    broken ("then=ruling" goes straight there)."""
     n = index + 1
     nxt = ctx.next
-    flash(_("Hand row %(n)s corrected.", n=n) if editing or page["taken"] else
+    flash(_("Hand row %(n)s corrected.", n=n) if page["editing"] or page["taken"] else
           _("Hand %(n)s saved.", n=nxt.number if nxt else n))
     if final["violations"]:
-        # the message is the link to the hand record (issue 14.5); "then=ruling" goes there
+        # the message is the link to the hand record (issue 14.5)
         record_url = url_for("referee.hand", game_id=game.id, n=n)
         flash(Markup('<a class="flash-link" href="{}#violations">{}</a>').format(
             record_url, ngettext("%(num)s rule violation flagged: see the hand record.",
                                    "%(num)s rule violations flagged: see the hand record.",
                                    len(final["violations"]))), "error")
         if request.form.get("then") == "ruling":
-            return final, form, redirect(record_url + "#ruling", code=303), None
-    return final, form, redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{n}"), None
+            return redirect(record_url + "#ruling", code=303)
+    return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{n}")
 
 
 def _any(params: dict[str, str]) -> dict[str, Any]:
@@ -310,46 +360,48 @@ def _deal_step(game: Any, index: int, editing: bool, setup: setup_service.Setup,
                plays: list[str], deal: list[list[str]] | None, problem: str | None) -> Any:
     """Deal entry: tap each seat's cards; the last seat takes the remaining ones."""
     profile = page["profile"]
-    players = page["players"]
-    args = request.args
-    assigned: dict[str, int | None] = {}
     errors: dict[Any, str] = {}
     status = 200
-    if "dealt" in args:
-        for suit in view_of.deck_by_suit(profile):
-            for code in suit["cards"]:
-                v = args.get(f"c_{code}", "")
-                assigned[code] = int(v) if v in ("0", "1", "2", "3") else None
-        new_deal, errors = view_of.deal_from_assignment(profile, assigned, players)
+    if "dealt" in request.args:
+        assigned = _tapped(profile)
+        new_deal, errors = view_of.deal_from_assignment(profile, assigned, page["players"])
         if not errors:
             # cards already played must be in their player's hand: the play step checks
             return redirect(_state_url(game.id, index, editing, setup, new_deal, plays), code=303)
         status = 422
-    elif deal is not None:
-        for s, cards in enumerate(deal):
-            for c in cards:
-                assigned[c] = s
+    else:
+        assigned = {c: s for s, cards in enumerate(deal or []) for c in cards}
     if problem:
         errors["deal"] = problem
         status = 422
     if not assigned and plays:
-        # cards already played belong to whoever played them
-        leader = setup.leader
-        assert leader is not None, "a 433 has no tricks"
-        from app.rules.hand import HandState
-
-        state = HandState(profile.id, None, setup.contract, setup.trump, leader)
-        n_ok, _msg = view_of.replay_plays(state, plays)
-        summary = state.summary()
-        for k, code in enumerate(plays[:n_ok]):
-            t, pos = divmod(k, 4)
-            assigned[code] = (summary["leaders"][t] + pos) & 3
+        assigned = _played_by(profile, setup, plays)
     hidden = _hidden(editing, setup, None, plays, index)
     hidden["dealt"] = "1"
     page.update(grid=view_of.deck_by_suit(profile), assigned=assigned, deal_errors=errors,
                 hidden=hidden, back=_state_url(game.id, index, editing, setup, deal, plays),
                 n_tricks=profile.n_tricks, form_action=request.path)
     return render_template("referee/tricks.html", step="deal", **page), status
+
+
+def _tapped(profile: Any) -> dict[str, int | None]:
+    """Each card's seat as the deal form posted it (None: not tapped)."""
+    args = request.args
+    assigned: dict[str, int | None] = {}
+    for suit in view_of.deck_by_suit(profile):
+        for code in suit["cards"]:
+            v = args.get(f"c_{code}", "")
+            assigned[code] = int(v) if v in ("0", "1", "2", "3") else None
+    return assigned
+
+
+def _played_by(profile: Any, setup: setup_service.Setup, plays: list[str]) -> dict[str, int | None]:
+    """The cards already played, each with the seat that played it (the engine's)."""
+    assert setup.leader is not None, "a 433 has no tricks"
+    state = HandState(profile.id, None, setup.contract, setup.trump, setup.leader)
+    n_ok, _msg = view_of.replay_plays(state, plays)
+    seats = [s for trick in state.seats() for s in trick]
+    return dict(zip(plays[:n_ok], seats, strict=False))
 
 
 # --- the hand record page and rulings -------------------------------------------------------
@@ -381,15 +433,9 @@ def ruling(game_id: int, n: int) -> Any:
     if not form.validate():
         return _hand_page(game, index, form, form.field_errors(), 400)
     who = actor()
-    at = datetime.now(UTC).replace(microsecond=0).isoformat()
-    kind = form.kind.data
     errors: dict[str, list[str]] = {}
     try:
-        if kind == "as-played" and not (form.reason.data or "").strip():
-            new = None
-        else:
-            new = svc.build_ruling(kind, seat=form.seat_value(), points=form.points(),
-                                   reason=form.reason.data, who=who, at=at)
+        new = _new_ruling(form, who)
         svc.apply_ruling(get_session(), game, index, new, expected_version=form.version.data,
                          who=who, reason=director_reason(form.correction.data))
     except RecordError as e:
@@ -409,6 +455,16 @@ def ruling(game_id: int, n: int) -> Any:
         return redirect(url_for("referee.hand", game_id=game_id, n=n) + "#ruling", code=303)
     flash(_("Ruling recorded on hand row %(n)s.", n=n))
     return redirect(url_for("referee.hand", game_id=game_id, n=n) + "#ruling", code=303)
+
+
+def _new_ruling(form: RulingForm, who: str) -> dict[str, Any] | None:
+    """The ruling the form asks for (None: the hand stands as played, with no reason given)."""
+    kind = form.kind.data
+    if kind == "as-played" and not (form.reason.data or "").strip():
+        return None
+    at = datetime.now(UTC).replace(microsecond=0).isoformat()
+    return svc.build_ruling(kind, seat=form.seat_value(), points=form.points(),
+                            reason=form.reason.data, who=who, at=at)
 
 
 def _ruling_form(game: Any, index: int, formdata: Any = "post") -> RulingForm:
