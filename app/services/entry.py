@@ -143,13 +143,15 @@ class EntrySpec:
 
 
 def entry_spec(profile: Any, contract_id: str) -> EntrySpec:
+    """What the entry form of ``contract_id`` asks for: only what the contract scores (a 433,
+    not played, asks for nothing)."""
     contract = profile.contracts[contract_id]
-    scored = {e for e, v in contract.values.items() if v}
-    counts = [e for e in COUNT_ELEMENTS if e in scored]
     full = full_counts(profile.deck_size)
-    cards = [str(c) for c in cards_of(contract.scoring_mask)] if contract.played else []
-    return EntrySpec(contract, counts if contract.played else [], "kh" in scored and contract.played,
-                     "last_two" in scored and contract.played, cards,
+    if not contract.played:
+        return EntrySpec(contract, [], False, False, [], [], full)
+    scored = {e for e, v in contract.values.items() if v}
+    return EntrySpec(contract, [e for e in COUNT_ELEMENTS if e in scored], "kh" in scored,
+                     "last_two" in scored, [str(c) for c in cards_of(contract.scoring_mask)],
                      ["tricks"] if "tricks" in scored else [], full)
 
 
@@ -185,17 +187,31 @@ def _counts(spec: EntrySpec, data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def entry_values(spec: EntrySpec, hand: dict[str, Any] | None, result: Any) -> dict[str, Any]:
-    """Field values that show a stored hand again (for corrections)."""
-    values: dict[str, Any] = {}
+    """Field values that show a stored hand again (for corrections): as entered, else as
+    the engine read it (a hand entered as tricks shows its counts and captured cards)."""
     if not hand:
-        return values
+        return {}
     counts = result.counts if result is not None else {}
     source = hand.get("counts") or hand.get("captures") or {}
+    return {**_row_values(spec, source, counts), **_seat_values(source, counts, result),
+            **_card_values(hand, result)}
+
+
+def _row_values(spec: EntrySpec, source: Mapping[str, Any],
+                counts: Mapping[str, Any]) -> dict[str, Any]:
+    """Each per-seat count row the form shows (``tricks_0`` ... ``jacks_3``)."""
+    values: dict[str, Any] = {}
     for el in set(spec.counts) | set(spec.capture_counts):
         row = source.get(el) or counts.get(el)
         if row:
-            for s in range(4):
-                values[f"{el}_{s}"] = row[s]
+            values.update({f"{el}_{s}": row[s] for s in range(4)})
+    return values
+
+
+def _seat_values(source: Mapping[str, Any], counts: Mapping[str, Any],
+                 result: Any) -> dict[str, Any]:
+    """The seats the form names: who took the K♥ and the last two tricks."""
+    values: dict[str, Any] = {}
     kh = source.get("kh")
     if kh is None and counts.get("kh"):
         kh = next((s for s, n in enumerate(counts["kh"]) if n), None)
@@ -204,13 +220,16 @@ def entry_values(spec: EntrySpec, hand: dict[str, Any] | None, result: Any) -> d
     last_two = source.get("last_two") or _last_two_played(result)
     if last_two:
         values["last_two_0"], values["last_two_1"] = last_two[0], last_two[1]
+    return values
+
+
+def _card_values(hand: dict[str, Any], result: Any) -> dict[str, int]:
+    """Each captured card's seat (``card_QS``: 2), as entered or as the engine read it."""
     captured = (hand.get("captures") or {}).get("cards")
     if captured is None and result is not None and result.captured:
         captured = result.captured
-    for seat, cards in enumerate(captured or []):
-        for card in cards:
-            values[f"card_{str(card).upper()}"] = seat
-    return values
+    return {f"card_{str(card).upper()}": seat
+            for seat, cards in enumerate(captured or []) for card in cards}
 
 
 def _last_two_played(result: Any) -> list[int] | None:

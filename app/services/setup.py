@@ -97,33 +97,52 @@ def _fiesta(ctx: entry.Context, contract: str | None, trump: str | None, seat: i
     assert owner is not None
     calls = None if raw == "none" else entry.parse_calls(raw)
     state = entry.auction_state(ctx.profile.id, owner, calls)
-    if state.error is not None or not state.finished:
-        problems = (state.error,) if state.error is not None else ()
-        return SetupStep("auction", problems=problems, owner=owner, auction=state)
+    if state.error is not None:
+        return SetupStep("auction", problems=(state.error,), owner=owner, auction=state)
+    if not state.finished:
+        return SetupStep("auction", owner=owner, auction=state)
     outcome = entry.outcome_of(state)
     auction = None if calls is None else list(state.calls)
+    return _fiesta_contract(ctx, SetupStep("fiesta", owner=owner, auction=state, outcome=outcome),
+                            contract, trump, seat, raw, auction)
+
+
+def _fiesta_contract(ctx: entry.Context, step: SetupStep, contract: str | None,
+                     trump: str | None, seat: int | None, raw: str,
+                     auction: list[str] | None) -> SetupStep:
+    """After the auction: the contract it allows, its trump and leader."""
+    owner, state, outcome = step.owner, step.auction, step.outcome
     leaders = leaders_by_contract(ctx, outcome.contracts, auction)
     step = SetupStep("fiesta", owner=owner, auction=state, outcome=outcome, leaders=leaders)
     if contract is None:
         return step
-    if contract not in outcome.contracts:
-        return _with(step, RuleError.of("contract", "fiesta-contract",
-                                    "%(c)s may not be played after this auction.",
-                                    c=_contract_word(ctx, contract)))
-    if ctx.profile.contracts[contract].trump_game and trump is None:
-        return _with(step, RuleError.of("trump", "choose-trump", "Choose the trump suit."))
+    problem = _fiesta_contract_problem(ctx, contract, trump, outcome.contracts)
+    if problem is not None:
+        return _with(step, problem)
     accepted = leaders[contract]
-    if not accepted:                    # a 433: nobody leads, whatever the form said
-        lead = None
-    elif seat is None:
-        lead = accepted[0]
-    elif seat in accepted:
-        lead = seat
-    else:
+    if accepted and seat is not None and seat not in accepted:
         return _with(step, *_leader_problem(ctx, contract, seat, auction))
+    # a 433 (nobody leads, whatever the form said); the seat named; else the default
+    lead = None if not accepted else (accepted[0] if seat is None else seat)
     t = trump if ctx.profile.contracts[contract].trump_game else None
     setup = Setup(contract, t, lead, lead, auction, raw, _params(contract, t, lead, raw))
     return SetupStep("ready", setup, owner=owner, auction=state, outcome=outcome, leaders=leaders)
+
+
+def _fiesta_contract_problem(ctx: entry.Context, contract: str, trump: str | None,
+                             allowed: tuple[str, ...]) -> RecordError | None:
+    """Why the fiesta may not be ``contract`` (after this auction), or its trump is missing."""
+    if contract not in allowed:
+        return RuleError.of("contract", "fiesta-contract",
+                            "%(c)s may not be played after this auction.",
+                            c=_contract_word(ctx, contract))
+    return _trump_missing(ctx, contract, trump)
+
+
+def _trump_missing(ctx: entry.Context, contract: str, trump: str | None) -> RecordError | None:
+    if ctx.profile.contracts[contract].trump_game and trump is None:
+        return RuleError.of("trump", "choose-trump", "Choose the trump suit.")
+    return None
 
 
 def _rifki(ctx: entry.Context, contract: str | None, trump: str | None) -> SetupStep:
@@ -142,10 +161,10 @@ def _rifki(ctx: entry.Context, contract: str | None, trump: str | None) -> Setup
     if not choice.allowed:
         assert choice.error is not None
         return _with(step, choice.error)
-    played = ctx.profile.contracts[contract]
-    if played.trump_game and trump is None:
-        return _with(step, RuleError.of("trump", "choose-trump", "Choose the trump suit."))
-    t = trump if played.trump_game else None
+    missing = _trump_missing(ctx, contract, trump)
+    if missing is not None:
+        return _with(step, missing)
+    t = trump if ctx.profile.contracts[contract].trump_game else None
     setup = Setup(contract, t, ctx.next.leader, None, None, "", _params(contract, t, None, ""))
     return SetupStep("ready", setup, chooser=chooser, choices=choices, quota=step.quota)
 
