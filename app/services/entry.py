@@ -81,10 +81,6 @@ class AuctionState:
         return self.auction.outcome if self.auction is not None else None
 
 
-def parse_calls(text: str | None) -> list[str]:
-    return [c.strip() for c in (text or "").split(",") if c.strip()]
-
-
 def auction_state(profile_id: str, owner: int, calls: list[str] | None) -> AuctionState:
     """The auction after `calls` (None: no auction was held). Stops at the first bad call."""
     if calls is None:

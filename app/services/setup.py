@@ -95,7 +95,7 @@ def _fiesta(ctx: entry.Context, contract: str | None, trump: str | None, seat: i
             raw: str) -> SetupStep:
     owner = ctx.next.owner
     assert owner is not None
-    calls = None if raw == "none" else entry.parse_calls(raw)
+    calls = parse_calls(raw)
     state = entry.auction_state(ctx.profile.id, owner, calls)
     if state.error is not None:
         return SetupStep("auction", problems=(state.error,), owner=owner, auction=state)
@@ -205,13 +205,41 @@ def _leader_problem(ctx: entry.Context, contract: str, seat: int,
 
 
 def of_hand(ctx: entry.Context) -> Setup:
-    """The setup of the stored hand at ``ctx.index`` (to correct it)."""
+    """The setup of the stored hand at ``ctx.index`` (to correct it): as the engine read it,
+    or as the record gives it when the record no longer replays."""
     hand = ctx.existing or {}
     res = ctx.existing_result
     auction = hand.get("auction")
-    raw = ",".join(auction) if auction is not None else ("none" if ctx.next.fiesta else "")
-    leader = res.leader if res.leader is not None else ctx.next.leader
-    return Setup(res.contract.id, res.trump, leader, hand.get("leader"), auction, raw, {})
+    raw = auction_text(auction, ctx.next is not None and ctx.next.fiesta)
+    if res is None:
+        contract, trump, leader = hand.get("contract") or "", hand.get("trump"), hand.get("leader")
+    else:
+        contract, trump = res.contract.id, res.trump
+        leader = res.leader if res.leader is not None else ctx.next.leader
+    return Setup(contract, trump, leader, hand.get("leader"), auction, raw,
+                 _params(contract, trump, hand.get("leader"), raw))
+
+
+def parse_calls(text: str | None) -> list[str] | None:
+    """The auction as the address carries it: ``none`` (no auction held), else its calls
+    separated by commas."""
+    if text == "none":
+        return None
+    return [c.strip() for c in (text or "").split(",") if c.strip()]
+
+
+def auction_text(calls: list[str] | None, fiesta: bool) -> str:
+    """The address's text of a fiesta's calls (:func:`parse_calls` reads it back)."""
+    if calls is not None:
+        return ",".join(calls)
+    return "none" if fiesta else ""
+
+
+def form_data(setup: Setup, mode: str) -> dict[str, str]:
+    """The setup form's values showing ``setup`` (a stored hand's, to correct it)."""
+    return {"contract": setup.contract, "trump": setup.trump or "",
+            "leader": "" if setup.record_leader is None else str(setup.record_leader),
+            "auction": setup.auction_raw, "mode": mode}
 
 
 def _params(contract: str, trump: str | None, leader: int | None, auction: str) -> dict[str, str]:

@@ -98,14 +98,6 @@ def delete_last(game_id: int) -> Any:
     return redirect(url_for("games.sheet", game_id=game_id))
 
 
-def _setup_from_hand(hand: dict[str, Any], fiesta: bool, spec_mode: str) -> dict[str, str]:
-    out = {"contract": hand.get("contract") or "", "trump": hand.get("trump") or "",
-           "leader": "" if hand.get("leader") is None else str(hand["leader"]), "mode": spec_mode}
-    if fiesta:
-        out["auction"] = ",".join(hand["auction"]) if hand.get("auction") is not None else "none"
-    return out
-
-
 #: Entry values carried through a change of the setup (contract, mode), so none is lost.
 _CARRIED = re.compile(r"^(?:(?:tricks|hearts|kings|queens|jacks|last_two|ruling_points)_\d"
                       r"|card_[2-9TJQKA][SHDC]|kh|ruling_kind|ruling_seat|ruling_reason|correction"
@@ -123,16 +115,11 @@ def _setup_form(ctx: entry.Context, editing: bool, changing: bool) -> SetupForm:
     """The submitted setup; a correction opened without one starts from the stored hand."""
     values = request.args if changing else request.values
     if editing and not any(k in values for k in SETUP_KEYS):
-        hand = ctx.existing or {}
-        res = ctx.existing_result
-        cid = res.contract.id if res is not None else hand.get("contract")
+        stored = setup_service.of_hand(ctx)
         mode = "counts"
-        if cid and cid in ctx.profile.contracts:
-            mode = entry.mode_of(hand, entry.entry_spec(ctx.profile, cid))
-        data = _setup_from_hand(hand, ctx.next.fiesta, mode)
-        if cid:
-            data["contract"] = cid
-        form = SetupForm(data=data)
+        if stored.contract in ctx.profile.contracts:
+            mode = entry.mode_of(ctx.existing, entry.entry_spec(ctx.profile, stored.contract))
+        form = SetupForm(data=setup_service.form_data(stored, mode))
     else:
         form = SetupForm(values)
     form.validate()
