@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeVar
 
+from app.rules.fields import FieldPath
+
 _E = TypeVar("_E", bound="RecordError")
 
 
@@ -67,6 +69,11 @@ class RecordError(Exception):
     def of(cls: type[_E], field: str, code: str, template: str, /, **params: object) -> _E:
         """The error at ``field`` whose message is ``template % params`` (a literal template)."""
         return cls(field, template % params, code, template, params)
+
+    @property
+    def path(self) -> FieldPath:
+        """The field as a value (which hand, which key): :class:`app.rules.fields.FieldPath`."""
+        return FieldPath.parse(self.field)
 
     def moved(self, field: str) -> RecordError:
         """The same error (kind, code, template, params) about another field."""

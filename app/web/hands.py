@@ -27,28 +27,18 @@ from app.web.words import signed
 bp = Blueprint("hands", __name__)
 
 SETUP_KEYS = ("contract", "trump", "leader", "auction", "mode")
-_FIELD = re.compile(r"^(?:counts\.|captures\.)?([a-z_]+)")
 
 
 def error_key(e: RecordError, index: int) -> tuple[str, str]:
-    """(form key, message) for an engine error on hand `index` (RecordError.field path)."""
-    fld = e.field or ""
-    prefix = f"hands[{index}]"
+    """(form key, message) for an engine error on hand `index` (its field path read once:
+    :class:`app.rules.fields.FieldPath`)."""
     message = translate_error(e)
-    if fld == prefix or not fld:
-        return "__all__", message
-    if fld.startswith(prefix + "."):
-        rest = fld[len(prefix) + 1:]
-        m = _FIELD.match(rest)
-        key = m.group(1) if m else "__all__"
-        if rest.startswith("captures.cards"):
-            key = "cards"
-        return key, message
-    m = re.match(r"^hands\[(\d+)\]", fld)
-    if m:
+    path = e.path
+    if path.hand is not None and path.hand != index:
         return "__all__", _("This change would make hand row %(n)s invalid: %(msg)s",
-                            n=int(m.group(1)) + 1, msg=message)
-    return "__all__", message
+                            n=path.hand + 1, msg=message)
+    key = path.within(index).element if path.hand == index else None
+    return key or "__all__", message
 
 
 def _step_url(game_id: int, index: int, editing: bool, **params: Any) -> str:
@@ -131,10 +121,10 @@ def _problem_map(problems: Any, index: int) -> dict[str, list[str]]:
     name ``hands[i]...`` fields; the setup service's name the setup key itself."""
     out: dict[str, list[str]] = {}
     for problem in problems:
-        if problem.field.startswith("hands["):
+        if problem.path.hand is not None:
             key, message = error_key(problem, index)
         else:
-            key, message = problem.field.split("[")[0] or "__all__", translate_error(problem)
+            key, message = problem.path.key or "__all__", translate_error(problem)
         if message not in out.get(key, []):
             out.setdefault(key, []).append(message)
     return out

@@ -485,17 +485,15 @@ def _ruling_form(game: Any, index: int, formdata: Any = "post") -> RulingForm:
 
 def _ruling_error_key(e: RecordError, index: int) -> tuple[str, str]:
     """(form field, message) for an engine error about a ruling."""
-    fld = e.field or ""
     message = translate_error(e)
-    for prefix in (f"hands[{index}].ruling.", "ruling."):
-        if fld.startswith(prefix):
-            key = fld[len(prefix):].split("[")[0].split(".")[0]
-            return (key if key in ("kind", "seat", "points", "reason") else "kind"), message
-    if fld.startswith("hands[") and not fld.startswith(f"hands[{index}]"):
-        row = fld[len("hands["):].split("]")[0]
+    path = e.path
+    if path.hand is not None and path.hand != index:
         return "__all__", _("This change would make hand row %(n)s invalid: %(msg)s",
-                            n=int(row) + 1 if row.isdigit() else row, msg=message)
-    return "__all__", message
+                            n=path.hand + 1, msg=message)
+    key = path.within(index).after("ruling")
+    if key is None:
+        return "__all__", message
+    return (key if key in ("kind", "seat", "points", "reason") else "kind"), message
 
 
 def _hand_page(game: Any, index: int, form: RulingForm | None, errors: dict[str, list[str]],
