@@ -51,6 +51,7 @@ def child(mode: str, db: str, exports: str, games: int) -> dict[str, Any]:
     start = time.perf_counter()
     if mode == "one-doc":
         from app.services import pdf as pdf_service
+        from app.web import printing
 
         with app.test_request_context("/exports", headers={"Accept-Language": "es"}):
             from app.db import get_session
@@ -58,7 +59,7 @@ def child(mode: str, db: str, exports: str, games: int) -> dict[str, Any]:
             session = get_session()
             ids = pdf_service.find_games(session)[:games]
             docs = [pdf_service.game_sheet_doc(session, i, "es") for i in ids]
-            data = pdf_service.export_bulk_pdf([d for d in docs if d is not None])
+            data = printing.export_bulk_pdf([d for d in docs if d is not None])
             size = len(data)
         pages = -1
     else:

@@ -107,7 +107,7 @@ def renders(doc: dict[str, Any], seed: int) -> dict[str, Callable[[], Any]]:
     import weasyprint
 
     from app.pdf import render_pdf, stylesheet
-    from app.services import pdf as pdf_service
+    from app.web import printing
 
     def plain(html: str, css: str) -> Callable[[], Any]:
         sheet = weasyprint.CSS(string=css)
@@ -117,7 +117,7 @@ def renders(doc: dict[str, Any], seed: int) -> dict[str, Callable[[], Any]]:
     unstyled_html = unstyled_table_sheet(doc)
     unstyled_css = [stylesheet(), weasyprint.CSS(string=UNSTYLED_TABLE_CSS)]
     return {"bare": plain(bare_html(random.Random(seed)), BARE_CSS),
-            "sheet": lambda: pdf_service.export_sheet_pdf(doc),
+            "sheet": lambda: printing.export_sheet_pdf(doc),
             "floor": plain(floor_html, FLOOR_CSS),
             "unstyled": lambda: render_pdf(unstyled_html, stylesheets=unstyled_css)}
 
@@ -246,8 +246,10 @@ def main() -> None:
         return
 
     from app import create_app
+    from app.pdf import render_pdf
     from app.rules.simulate import random_game
     from app.services import pdf as pdf_service
+    from app.web import printing
 
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"TESTING": True, "SECRET_KEY": "bench",
@@ -284,10 +286,10 @@ def main() -> None:
                 docs.append(pdf_service.sheet_doc(pdf_service.RecordGame(rec, id=k + 1), "es"))
             t = time.perf_counter()
             for d in docs:
-                pdf_service.export_sheet_pdf(d)
+                printing.export_sheet_pdf(d)
             singles = time.perf_counter() - t
             t = time.perf_counter()
-            bulk_pdf = pdf_service.export_bulk_pdf(docs)
+            bulk_pdf = printing.export_bulk_pdf(docs)
             bulk = time.perf_counter() - t
             print(f"(b) {args.games} single sheet renders : {singles * 1000:8.1f} ms  "
                   f"({singles / args.games * 1000:.1f} ms each)")
@@ -295,7 +297,7 @@ def main() -> None:
                   f"{len(bulk_pdf)} bytes)")
             print(f"    bulk / singles         : {bulk / singles:8.2f}x")
             # What one pass can save is the per-document cost; measure it on an empty page.
-            empty, _ = timed(lambda: pdf_service.render_pdf("<!doctype html><p>x</p>"), args.repeat)
+            empty, _ = timed(lambda: render_pdf("<!doctype html><p>x</p>"), args.repeat)
             per_sheet = singles / args.games
             print(f"    fixed cost of a render (empty page): {empty * 1000:.1f} ms of "
                   f"{per_sheet * 1000:.1f} ms per single sheet; the per-page rest (layout, "

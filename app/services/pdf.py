@@ -11,7 +11,6 @@ the page's language, a request) context.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -20,7 +19,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import SeatResult, StoredResult
-from app.pdf import render_pdf
 from app.rules import RecordError, fingerprint, get_profile
 from app.rules.cards import RANKS
 from app.rules.profiles import RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_PENALTIES, RIFKI_QUOTA
@@ -221,36 +219,3 @@ def game_sheet_doc(session: Session, game_id: int, lang: str) -> dict[str, Any] 
         doc = _header(game, lang)
         doc.update({"kind": "sheet", "error": str(e), "hands": [], "notes": []})
         return doc
-
-
-# --- rendering ---------------------------------------------------------------------------
-
-def _render(template: str, progress: Callable[[str, int], None] | None = None,
-            **context: Any) -> bytes:
-    from flask import render_template
-
-    return render_pdf(render_template(template, **context), progress=progress)
-
-
-def export_sheet_pdf(doc: dict[str, Any], orientation: str = "auto") -> bytes:
-    if orientation not in ORIENTATIONS:
-        raise ValueError(f"orientation is one of {ORIENTATIONS}")
-    return _render("pdf/sheet.html", docs=[doc], orientation=orientation)
-
-
-def export_hand_pdf(doc: dict[str, Any]) -> bytes:
-    return _render("pdf/hand.html", doc=doc, orientation="portrait")
-
-
-def export_blank_pdf(doc: dict[str, Any]) -> bytes:
-    return _render("pdf/blank.html", doc=doc, orientation="portrait")
-
-
-def export_bulk_pdf(docs: list[dict[str, Any]], orientation: str = "auto",
-                    title: str | None = None,
-                    progress: Callable[[str, int], None] | None = None) -> bytes:
-    """Many score sheets as one PDF: one document, one render; each game starts a page
-    (with "auto", each game in its own orientation)."""
-    if orientation not in ORIENTATIONS:
-        raise ValueError(f"orientation is one of {ORIENTATIONS}")
-    return _render("pdf/sheet.html", progress, docs=docs, orientation=orientation, bulk_title=title)

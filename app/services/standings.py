@@ -173,12 +173,3 @@ def standings_doc(session: Session, season: Season, profile: str | None, lang: s
                    for p, rows in tables.items()],
         "link": None,
     }
-
-
-def export_standings_pdf(doc: dict[str, Any]) -> bytes:
-    """The PDF of :func:`standings_doc` (app.pdf's renderer and stylesheet)."""
-    from flask import render_template
-
-    from app.pdf import render_pdf
-
-    return render_pdf(render_template("pdf/standings.html", doc=doc, orientation="portrait"))

@@ -29,9 +29,9 @@ from app.models import Game, Role, User
 from app.services import accounts, confirm
 from app.services.accounts import Access
 from app.services.errors import BadInput
+from app.web.common import safe_next
 from app.web.errors import error_response, wants_json
 from app.web.messages import service_text
-from app.web.prefs import safe_next
 
 bp = Blueprint("auth", __name__)
 

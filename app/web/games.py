@@ -4,14 +4,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-import threading
 from typing import Any
 
-from cachetools import LRUCache
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from markupsafe import Markup
 
 from app.db import get_session
 from app.forms.games import ImportForm, NewGameForm, option_field_name
@@ -23,42 +19,19 @@ from app.services import games as games_service
 from app.services.errors import BadInput
 from app.web import changelog
 from app.web.auth import actor, game_access, user
-from app.web.chart import legend, progression_svg
+from app.web.common import lang as lang  # re-exported for web/hands.py, web/referee.py (temporary)
+from app.web.common import load_game_or_404 as load_game_or_404  # re-exported, as lang
 from app.web.diagram import table_svg
 from app.web.messages import service_text, translate_error
-from app.web.words import current_lang
+from app.web.sheet_view import render_sheet
+from app.web.words import OPTION_LABELS
 
 bp = Blueprint("games", __name__)
-
-OPTION_LABELS = {
-    "keep_kh": (_l("King of hearts discard"), {"off": _l("forced (K♥ must be discarded when void)"),
-                                               "on": _l("free (keep the K♥)")}),
-    "choice_limit": (_l("Choice limits"), {"3+2": _l("3 penalties + 2 koz per player"),
-                                           "free": _l("free (only twice per penalty, koz 8)")}),
-    "must_overtake": (_l("Must overtake"), {"no": _l("no"), "koz": _l("in koz"), "all": _l("in every hand")}),
-    "trump_lead_ban": (_l("Trump lead ban in koz"),
-                       {"off": _l("off"), "on": _l("on: not until trumps are broken")}),
-    "hearts_lead_ban": (_l("Hearts lead ban"), {"kupa-rifki": _l("Kupa Almaz and Rıfkı"),
-                                                "all-penalties": _l("every penalty hand")}),
-    "rifki_void": (_l("Void in Rıfkı"),
-                   {"kh": _l("must discard the K♥"), "heart": _l("may discard any heart")}),
-}
-
-
-#: The page's language, for every view (app.web.words.current_lang).
-lang = current_lang
 
 
 def _user_id() -> int | None:
     u = user()
     return u.id if u is not None else None
-
-
-def load_game_or_404(game_id: int) -> Any:
-    game = queries.get_game(get_session(), game_id)
-    if game is None:
-        abort(404)
-    return game
 
 
 def list_filter(form: GameFilterForm) -> tuple[queries.GameFilter, dict[str, Any]]:
@@ -129,43 +102,6 @@ def new() -> Any:
                            options=options, names=queries.player_names(get_session()),
                            diagram_cw=table_svg(names, True, label),
                            diagram_ccw=table_svg(names, False, label)), status
-
-
-_FRAGMENTS_KEPT = 64
-_FRAGMENTS: LRUCache[tuple[Any, ...], Markup] = LRUCache(maxsize=_FRAGMENTS_KEPT)
-_FRAGMENTS_LOCK = threading.Lock()   # LRUCache is not thread-safe; a read also reorders it
-
-
-def _sheet_body(view: dict[str, Any], language: str) -> Markup:
-    """The sheet's table, chart and notes, rendered once per record content, game and
-    language (a pure function of them) and kept for the next reads of the same sheet."""
-    key = (view["id"], view.get("digest"), language, view.get("base_url"))
-    with _FRAGMENTS_LOCK:
-        body = _FRAGMENTS.get(key)
-    if body is not None:
-        return body
-    chart = None
-    if view["hands"]:
-        chart = progression_svg(view["players"], [r["running_totals"] for r in view["hands"]],
-                                _("Running totals, hand by hand"))
-    body = Markup(render_template("games/_sheet_body.html", g=view, chart=chart,
-                                  legend=legend(view["players"])))
-    if view.get("digest"):
-        with _FRAGMENTS_LOCK:
-            _FRAGMENTS[key] = body
-    return body
-
-
-def render_sheet(game: Any, template: str = "games/sheet.html", base_url: str | None = None,
-                 **context: Any) -> str:
-    """The sheet page of `game`; with `base_url` (a share link) its hand links start there
-    and it offers no correction."""
-    language = lang()
-    view = queries.sheet_view(game, language)
-    if base_url is not None:
-        view.update(base_url=base_url, shared=True)
-    body = _sheet_body(view, language) if not view["error"] else Markup("")
-    return render_template(template, g=view, body=body, wakelock=True, **context)
 
 
 @bp.get("/games/<int:game_id>")

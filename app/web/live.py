@@ -15,25 +15,17 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, abort, render_template, request
 
 from app.db import get_session
 from app.security import Response as SafeResponse
 from app.security import id_arg
 from app.services import queries
-from app.web.games import lang, load_game_or_404
-from app.web.prefs import safe_next
-from app.web.words import iso_utc
+from app.web.common import lang, load_game_or_404, safe_next, stamp_response
 
 bp = Blueprint("live", __name__)
 
 POLL_MS = 1000  # the pages' interval: a save shows everywhere within about 1-2 s
-
-
-def etag_of(version: int, confirmations: int = 0) -> str:
-    """``v<version>``, and ``c<n>`` after it once seats have confirmed the sheet (a
-    confirmation changes no version, but every open sheet shows it)."""
-    return f"v{version}c{confirmations}" if confirmations else f"v{version}"
 
 
 @bp.app_template_global("table_stamp")
@@ -45,23 +37,6 @@ def table_stamp(game_id: int) -> int:
 @bp.get("/games/<int:game_id>/live")
 def stamp(game_id: int) -> Any:
     return stamp_response(game_id)
-
-
-def stamp_response(game_id: int) -> Any:
-    """The version check of a game (also behind its share link)."""
-    found = queries.game_stamp(get_session(), game_id)
-    if found is None:
-        abort(404)
-    tag = etag_of(found.version, found.confirmations)
-    if request.if_none_match.contains(tag):
-        response = Response(status=304)
-    else:
-        updated = iso_utc(found.updated_at) or None
-        response = jsonify(version=found.version, updated_at=updated, table=found.confirmations)
-    response.set_etag(tag)
-    # always revalidate: never answered from a cache without asking the server
-    response.headers["Cache-Control"] = "no-cache, private"
-    return response
 
 
 @bp.get("/games/<int:game_id>/changes")

@@ -40,24 +40,18 @@ from wtforms.validators import Optional
 from app.db import get_db, get_session
 from app.forms import choices
 from app.models import ExportJob, ExportState
-from app.rules import RecordError, fingerprint
+from app.rules import fingerprint
 from app.services import exports as exports_service
 from app.services import links, queries
 from app.services import pdf as pdf_service
 from app.web.chart import legend, progression_svg
+from app.web.common import lang, load_game_or_404
 from app.web.diagram import table_svg
-from app.web.games import lang, load_game_or_404
+from app.web.printing import export_blank_pdf, export_sheet_pdf, hand_pdf, pdf_response, sheet_pdf
 
 bp = Blueprint("pdf", __name__)
 
 PDF_FONT = 'font-family="DejaVu Sans Condensed"'
-
-
-def _pdf_response(data: bytes, filename: str) -> Response:
-    response = Response(data, mimetype="application/pdf")
-    disposition = "attachment" if request.args.get("download") else "inline"
-    response.headers["Content-Disposition"] = f'{disposition}; filename="{filename}"'
-    return response
 
 
 # --- template helpers (the pictures and labels of a plain doc) ----------------------------
@@ -108,7 +102,7 @@ def pdf_qr(data: str) -> Markup:
 
 @bp.app_template_global()
 def pdf_option(name: str, value: str) -> tuple[str, str]:
-    from app.web.games import OPTION_LABELS
+    from app.web.words import OPTION_LABELS
 
     label, values = OPTION_LABELS.get(name, (name, {}))
     return str(label), str(values.get(value, value))
@@ -128,37 +122,16 @@ def sheet(game_id: int) -> Response:
     return sheet_pdf(load_game_or_404(game_id))
 
 
-def sheet_pdf(game: Any) -> Response:
-    """The sheet PDF of a game (also behind its share link)."""
-    game_id = game.id
-    orientation = request.args.get("orientation", "auto")
-    if orientation not in pdf_service.ORIENTATIONS:
-        abort(400)
-    doc = pdf_service.sheet_doc(game, lang())
-    if doc["error"]:
-        raise RecordError("record", doc["error"])
-    return _pdf_response(pdf_service.export_sheet_pdf(doc, orientation), f"kingsheet-{game_id}.pdf")
-
-
 @bp.get("/games/<int:game_id>/hands/<int:row>.pdf")
 def hand(game_id: int, row: int) -> Response:
     return hand_pdf(load_game_or_404(game_id), row)
-
-
-def hand_pdf(game: Any, row: int) -> Response:
-    """A hand's record as PDF (also behind the game's share link)."""
-    game_id = game.id
-    doc = pdf_service.hand_doc(game, row, lang())
-    if doc is None:
-        abort(404)
-    return _pdf_response(pdf_service.export_hand_pdf(doc), f"kingsheet-{game_id}-hand-{row}.pdf")
 
 
 @bp.get("/games/<int:game_id>/blank.pdf")
 def blank(game_id: int) -> Response:
     game = load_game_or_404(game_id)
     doc = pdf_service.blank_doc(game, lang())
-    return _pdf_response(pdf_service.export_blank_pdf(doc), f"kingsheet-{game_id}-blank.pdf")
+    return pdf_response(export_blank_pdf(doc), f"kingsheet-{game_id}-blank.pdf")
 
 
 # --- bulk exports -----------------------------------------------------------------------
@@ -273,7 +246,7 @@ def _render_game(session: Any, game_id: int, language: str, orientation: str) ->
     doc = pdf_service.game_sheet_doc(session, game_id, language)
     if doc is None:
         return None
-    return pdf_service.export_sheet_pdf(doc, orientation)
+    return export_sheet_pdf(doc, orientation)
 
 
 def runner(app: Flask | None = None) -> ExportRunner:

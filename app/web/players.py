@@ -10,8 +10,7 @@ from app.db import get_session
 from app.rules import PROFILES
 from app.security import id_arg
 from app.services import queries, standings
-from app.web.games import lang
-from app.web.seasons import shown
+from app.web.common import lang, shown
 
 bp = Blueprint("players", __name__)
 

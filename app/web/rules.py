@@ -15,9 +15,9 @@ from flask_babel import force_locale
 from app.rules import PROFILES
 from app.rules.record import RULING_KINDS
 from app.services.rulebook import rulebook
-from app.web.games import OPTION_LABELS, lang
+from app.web.common import lang
 from app.web.messages import FIELD_LABELS
-from app.web.words import RULE_DEMANDS, RULE_NAMES, RULING_LABELS
+from app.web.words import OPTION_LABELS, RULE_DEMANDS, RULE_NAMES, RULING_LABELS
 
 bp = Blueprint("rules", __name__)
 

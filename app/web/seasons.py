@@ -13,7 +13,8 @@ from app.rules import PROFILES
 from app.services import seasons as seasons_service
 from app.services import standings
 from app.services.errors import BadInput
-from app.web.games import lang
+from app.web import printing
+from app.web.common import lang, shown
 from app.web.messages import service_text
 
 bp = Blueprint("seasons", __name__)
@@ -57,13 +58,6 @@ def _profile_arg() -> str | None:
 
 
 #: Rows of a standings table on a page (the whole table with ?all=1, and in the PDF).
-SHOWN = 50
-
-
-def shown(rows: list[Any]) -> list[Any]:
-    return rows if request.args.get("all") == "1" else rows[:SHOWN]
-
-
 @bp.get("/seasons/<int:season_id>")
 def show(season_id: int) -> str:
     season = load_season_or_404(season_id)
@@ -103,7 +97,7 @@ def standings_pdf(season_id: int) -> Response:
     language = lang()
     doc = standings.standings_doc(get_session(), season, profile, language)
     doc["link"] = url_for("seasons.show", season_id=season.id, profile=profile, _external=True)
-    response = Response(standings.export_standings_pdf(doc), mimetype="application/pdf")
+    response = Response(printing.export_standings_pdf(doc), mimetype="application/pdf")
     name = f"standings-{season.id}" + (f"-{profile}" if profile else "")
     disposition = "attachment" if request.args.get("download") else "inline"
     response.headers["Content-Disposition"] = f'{disposition}; filename="{name}.pdf"'

@@ -9,9 +9,10 @@ from flask import Blueprint, Response, abort, url_for
 
 from app.db import get_session
 from app.services import confirm, links
-from app.web import live, pdf
-from app.web.games import render_sheet
+from app.web import printing
+from app.web.common import stamp_response
 from app.web.referee import hand_page
+from app.web.sheet_view import render_sheet
 
 bp = Blueprint("share", __name__)
 
@@ -32,7 +33,7 @@ def sheet(token: str) -> str:
 
 @bp.get("/s/<token>/live")
 def stamp(token: str) -> Any:
-    return live.stamp_response(shared_or_404(token).id)
+    return stamp_response(shared_or_404(token).id)
 
 
 @bp.get("/s/<token>/hands/<int:n>")
@@ -45,9 +46,9 @@ def hand(token: str, n: int) -> Any:
 
 @bp.get("/s/<token>/sheet.pdf")
 def sheet_pdf(token: str) -> Response:
-    return pdf.sheet_pdf(shared_or_404(token))
+    return printing.sheet_pdf(shared_or_404(token))
 
 
 @bp.get("/s/<token>/hands/<int:n>.pdf")
 def hand_pdf(token: str, n: int) -> Response:
-    return pdf.hand_pdf(shared_or_404(token), n)
+    return printing.hand_pdf(shared_or_404(token), n)

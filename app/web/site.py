@@ -8,7 +8,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, url_for
 from flask_babel import gettext as _
 
-from app.web.games import lang
+from app.web.common import lang
 
 bp = Blueprint("site", __name__)
 

@@ -13,7 +13,7 @@ from app.forms.auth import LogoutForm as PostForm  # a form with only its CSRF t
 from app.services import confirm, links
 from app.services.errors import BadInput, ForbiddenError
 from app.web.auth import game_access, limiter, user
-from app.web.games import load_game_or_404
+from app.web.common import load_game_or_404
 from app.web.messages import service_text
 
 bp = Blueprint("table", __name__)

@@ -32,6 +32,21 @@ RED_SUITS = ("H", "D")
 MINUS = "−"
 #: Each language of the app named in itself (the language switch).
 LANGUAGE_NAMES = {"es": "Español", "en": "English", "tr": "Türkçe", "ru": "Русский"}
+#: Each table option of a profile and its values, as the new-game form and the PDFs name them.
+OPTION_LABELS = {
+    "keep_kh": (_l("King of hearts discard"), {"off": _l("forced (K♥ must be discarded when void)"),
+                                               "on": _l("free (keep the K♥)")}),
+    "choice_limit": (_l("Choice limits"), {"3+2": _l("3 penalties + 2 koz per player"),
+                                           "free": _l("free (only twice per penalty, koz 8)")}),
+    "must_overtake": (_l("Must overtake"), {"no": _l("no"), "koz": _l("in koz"), "all": _l("in every hand")}),
+    "trump_lead_ban": (_l("Trump lead ban in koz"),
+                       {"off": _l("off"), "on": _l("on: not until trumps are broken")}),
+    "hearts_lead_ban": (_l("Hearts lead ban"), {"kupa-rifki": _l("Kupa Almaz and Rıfkı"),
+                                                "all-penalties": _l("every penalty hand")}),
+    "rifki_void": (_l("Void in Rıfkı"),
+                   {"kh": _l("must discard the K♥"), "heart": _l("may discard any heart")}),
+}
+
 #: The auction's numbers the pages quote (the engine's own constants).
 SCORES = {"trick_bid": TRICK_BID_POINTS, "null_bid": NULL_BID_POINTS,
           "owner_433": OWNER_433_POINTS, "other_433": OTHER_433_POINTS}

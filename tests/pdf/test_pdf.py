@@ -142,7 +142,7 @@ def test_rulings_and_violations_are_numbered_notes(pdf_app: Any) -> None:
     with pdf_app.test_request_context(headers={"Accept-Language": "en"}):
         doc = sheet_doc(RecordGame(record, id=99), "en")
         assert doc["notes"][0]["type"] == "ruling" and doc["hands"][0]["notes"] == [1]
-        from app.services.pdf import export_sheet_pdf
+        from app.web.printing import export_sheet_pdf
 
         text = text_of(export_sheet_pdf(doc))
     assert "Rulings and violations" in text and "cards exposed" in text and "Referee" in text
@@ -315,7 +315,8 @@ def test_text_is_selectable_with_suit_glyphs(sheets: dict[str, Any]) -> None:
 def test_bulk_pdf_has_the_pages_of_every_sheet(pdf_app: Any, games: dict[str, Any],
                                                sheets: dict[str, Any]) -> None:
     from app.db import get_session
-    from app.services.pdf import export_bulk_pdf, game_sheet_doc
+    from app.services.pdf import game_sheet_doc
+    from app.web.printing import export_bulk_pdf
 
     keys = list(PROFILES) + ["short"]
     with pdf_app.test_request_context(headers={"Accept-Language": "en"}):

@@ -77,7 +77,7 @@ def test_season_pages_and_leaderboard(client, season):
 
 
 def test_long_standings_show_the_top_rows_and_link_to_all(client, season, monkeypatch):
-    from app.web import seasons as view
+    from app.web import common as view  # SHOWN: the rows a long table shows
 
     monkeypatch.setattr(view, "SHOWN", 2)
     html = client.get(f"/seasons/{season.id}?profile=fiestas").get_data(as_text=True)

@@ -1,0 +1,63 @@
+"""What every view needs and no view owns: the page's language, a game or 404, a safe
+redirect target, the rows a long table shows, and a game's version check. Views import
+these from here, never from one another (tests/test_architecture.py)."""
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Response, abort, jsonify, request
+
+from app.db import get_session
+from app.services import queries
+from app.web.words import current_lang, iso_utc
+
+#: The page's language, for every view (app.web.words.current_lang).
+lang = current_lang
+
+#: Rows of a long table a page shows unless asked for all (``?all=1``).
+SHOWN = 50
+
+
+def load_game_or_404(game_id: int) -> Any:
+    game = queries.get_game(get_session(), game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def safe_next(target: str | None, default: str = "/") -> str:
+    """Only local paths: never redirect to another site."""
+    if not target:
+        return default
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return default
+    return target
+
+
+def shown(rows: list[Any]) -> list[Any]:
+    return rows if request.args.get("all") == "1" else rows[:SHOWN]
+
+
+def etag_of(version: int, confirmations: int = 0) -> str:
+    """``v<version>``, and ``c<n>`` after it once seats have confirmed the sheet (a
+    confirmation changes no version, but every open sheet shows it)."""
+    return f"v{version}c{confirmations}" if confirmations else f"v{version}"
+
+
+def stamp_response(game_id: int) -> Any:
+    """The version check of a game (also behind its share link)."""
+    found = queries.game_stamp(get_session(), game_id)
+    if found is None:
+        abort(404)
+    tag = etag_of(found.version, found.confirmations)
+    if request.if_none_match.contains(tag):
+        response = Response(status=304)
+    else:
+        updated = iso_utc(found.updated_at) or None
+        response = jsonify(version=found.version, updated_at=updated, table=found.confirmations)
+    response.set_etag(tag)
+    # always revalidate: never answered from a cache without asking the server
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
