@@ -36,32 +36,49 @@ def _read_fd(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+_OPEN_PROBLEMS: tuple[tuple[type[OSError], str], ...] = (
+    (FileNotFoundError, "no such file"),
+    (IsADirectoryError, "is a directory"),
+    (PermissionError, "permission denied"),
+)
+
+
+def _read_stdin(limit: int) -> bytes:
+    data = sys.stdin.buffer.read(limit + 1)
+    if len(data) > limit:
+        raise _too_large(limit)
+    return data
+
+
+def _open(path: str) -> int:
+    """A descriptor of ``path`` opened without waiting (a FIFO with no writer)."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as e:
+        for kind, why in _OPEN_PROBLEMS:
+            if isinstance(e, kind):
+                raise FileProblem(why) from None
+        raise FileProblem(f"cannot be read ({e.strerror})") from None
+
+
+def _read_open(fd: int, limit: int) -> bytes:
+    info = os.fstat(fd)
+    if stat.S_ISDIR(info.st_mode):
+        raise FileProblem("is a directory")
+    if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+        raise _too_large(limit)
+    os.set_blocking(fd, True)
+    return _read_fd(fd, limit)
+
+
 def read_limited(path: str, limit: int = FILE_MAX) -> bytes:
     """The bytes of ``path`` (``-``: standard input); FileProblem when it cannot be read or
     is larger than ``limit`` bytes."""
     if path == "-":
-        data = sys.stdin.buffer.read(limit + 1)
-        if len(data) > limit:
-            raise _too_large(limit)
-        return data
+        return _read_stdin(limit)
+    fd = _open(path)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except FileNotFoundError:
-        raise FileProblem("no such file") from None
-    except IsADirectoryError:
-        raise FileProblem("is a directory") from None
-    except PermissionError:
-        raise FileProblem("permission denied") from None
-    except OSError as e:
-        raise FileProblem(f"cannot be read ({e.strerror})") from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise FileProblem("is a directory")
-        if stat.S_ISREG(info.st_mode) and info.st_size > limit:
-            raise _too_large(limit)
-        os.set_blocking(fd, True)
-        return _read_fd(fd, limit)
+        return _read_open(fd, limit)
     except OSError as e:
         raise FileProblem(f"cannot be read ({e.strerror})") from None
     finally:

@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, g, jsonify, render_template, request
@@ -33,63 +34,83 @@ def error_response(status: int, code: str, message: str, field: str | None = Non
                            field=field), status
 
 
+def _csrf_error(e: CSRFError) -> Any:
+    return error_response(400, "csrf", _("The form has expired or was not sent from this "
+                                         "site. Go back, reload the page and try again."))
+
+
+def _record_error(e: RecordError) -> Any:
+    if wants_json():
+        return error_response(422, getattr(e, "code", "record"), str(e),
+                              getattr(e, "field", None))
+    # the page's language (issue 14.4)
+    from app.web.messages import translate_error
+
+    return error_response(422, e.code, translate_error(e), e.field)
+
+
+def _input_error(e: BadInput) -> Any:
+    from app.web.messages import service_text
+
+    return error_response(400, "input", service_text(e), e.field)
+
+
+def _conflict_error(e: ConflictError) -> Any:
+    return error_response(409, "conflict", str(e))
+
+
+def _locked_error(e: LockedError) -> Any:
+    from app.web.messages import service_text
+
+    return error_response(409, "locked", service_text(e))
+
+
+def _forbidden_error(e: ForbiddenError) -> Any:
+    from app.web.messages import service_text
+
+    return error_response(403, "forbidden", service_text(e))
+
+
+def _http_messages() -> dict[int, str]:
+    """What the page says for the common HTTP errors, in the page's language."""
+    return {
+        404: _("There is nothing at this address."),
+        405: _("This address does not accept that kind of request."),
+        413: _("The file is too large."),
+        400: _("The request could not be understood."),
+        401: _("Log in first."),
+        403: _("Your account may not do this."),
+        429: _("Too many attempts from this address: wait a minute and try again."),
+    }
+
+
+def _http_error(e: HTTPException) -> Any:
+    code = e.code or 500
+    return error_response(code, (e.name or "error").lower().replace(" ", "-"),
+                          _http_messages().get(code, e.description or e.name or ""))
+
+
+def _server_error(e: Exception) -> Any:
+    session = g.pop("db_session", None)
+    if session is not None:
+        session.rollback()
+        session.close()
+    return error_response(500, "server-error", _("Something went wrong on our side."))
+
+
+#: Each error and its handler, registered in this order.
+_HANDLERS: tuple[tuple[type[Exception] | int, Callable[[Any], Any]], ...] = (
+    (CSRFError, _csrf_error),
+    (RecordError, _record_error),
+    (BadInput, _input_error),
+    (ConflictError, _conflict_error),
+    (LockedError, _locked_error),
+    (ForbiddenError, _forbidden_error),
+    (HTTPException, _http_error),
+    (500, _server_error),
+)
+
+
 def init_app(app: Flask) -> None:
-    @app.errorhandler(CSRFError)
-    def csrf_error(e: CSRFError) -> Any:
-        return error_response(400, "csrf", _("The form has expired or was not sent from this "
-                                             "site. Go back, reload the page and try again."))
-
-    @app.errorhandler(RecordError)
-    def record_error(e: RecordError) -> Any:
-        if wants_json():
-            return error_response(422, getattr(e, "code", "record"), str(e),
-                                  getattr(e, "field", None))
-        # the page's language (issue 14.4)
-        from app.web.messages import translate_error
-
-        return error_response(422, e.code, translate_error(e), e.field)
-
-    @app.errorhandler(BadInput)
-    def input_error(e: BadInput) -> Any:
-        from app.web.messages import service_text
-
-        return error_response(400, "input", service_text(e), e.field)
-
-    @app.errorhandler(ConflictError)
-    def conflict_error(e: ConflictError) -> Any:
-        return error_response(409, "conflict", str(e))
-
-    @app.errorhandler(LockedError)
-    def locked_error(e: LockedError) -> Any:
-        from app.web.messages import service_text
-
-        return error_response(409, "locked", service_text(e))
-
-    @app.errorhandler(ForbiddenError)
-    def forbidden_error(e: ForbiddenError) -> Any:
-        from app.web.messages import service_text
-
-        return error_response(403, "forbidden", service_text(e))
-
-    @app.errorhandler(HTTPException)
-    def http_error(e: HTTPException) -> Any:
-        messages = {
-            404: _("There is nothing at this address."),
-            405: _("This address does not accept that kind of request."),
-            413: _("The file is too large."),
-            400: _("The request could not be understood."),
-            401: _("Log in first."),
-            403: _("Your account may not do this."),
-            429: _("Too many attempts from this address: wait a minute and try again."),
-        }
-        code = e.code or 500
-        return error_response(code, (e.name or "error").lower().replace(" ", "-"),
-                              messages.get(code, e.description or e.name or ""))
-
-    @app.errorhandler(500)
-    def server_error(e: Exception) -> Any:
-        session = g.pop("db_session", None)
-        if session is not None:
-            session.rollback()
-            session.close()
-        return error_response(500, "server-error", _("Something went wrong on our side."))
+    for error, handler in _HANDLERS:
+        app.register_error_handler(error, handler)
