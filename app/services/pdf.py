@@ -127,6 +127,27 @@ def number_ranges(numbers: list[int]) -> str:
     return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
 
 
+def _tricks_doc(h: Any) -> list[dict[str, Any]]:
+    """Each trick of a hand: its cards in play order and by seat, who led, who took it."""
+    tricks = []
+    for k, (cards, seats) in enumerate(zip(h.tricks, h.trick_seats, strict=True)):
+        by_seat: list[str | None] = [None] * 4
+        for card, seat in zip(cards, seats, strict=True):
+            by_seat[seat] = card
+        tricks.append({"n": k + 1, "leader": seats[0], "cards": list(cards), "by_seat": by_seat,
+                       "winner": h.trick_winners[k] if k < len(h.trick_winners) else None})
+    return tricks
+
+
+def _sorted_seats(cards: Any) -> list[list[str]] | None:
+    """Each seat's cards sorted for reading (None stays None)."""
+    return [_sorted_cards(list(c)) for c in cards] if cards is not None else None
+
+
+def _counts_doc(counts: dict[str, Any] | None) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, (list, tuple)) else v for k, v in (counts or {}).items()}
+
+
 def hand_doc(game: Any, row: int, lang: str = "es") -> dict[str, Any] | None:
     """Hand row ``row`` (1-based, as in the record) as a plain dict, or None if there is
     no such row. RecordError if the record no longer replays."""
@@ -141,21 +162,39 @@ def hand_doc(game: Any, row: int, lang: str = "es") -> dict[str, Any] | None:
     doc["played_points"] = list(h.played_points)
     doc["early_end"] = h.early_end      # an Explanation: the template writes it
     doc["tricks_played"] = h.tricks_played
-    tricks = []
-    for k, (cards, seats) in enumerate(zip(h.tricks, h.trick_seats, strict=True)):
-        by_seat: list[str | None] = [None] * 4
-        for card, seat in zip(cards, seats, strict=True):
-            by_seat[seat] = card
-        tricks.append({"n": k + 1, "leader": seats[0], "cards": list(cards), "by_seat": by_seat,
-                       "winner": h.trick_winners[k] if k < len(h.trick_winners) else None})
-    doc["tricks"] = tricks
+    doc["tricks"] = _tricks_doc(h)
     deal = h.deal
-    doc["deal"] = [_sorted_cards(list(c)) for c in deal] if deal else None
-    captured = h.captured
-    doc["captured"] = [_sorted_cards(list(c)) for c in captured] if captured is not None else None
-    doc["counts"] = {k: list(v) if isinstance(v, (list, tuple)) else v for k, v in (h.counts or {}).items()}
+    doc["deal"] = _sorted_seats(deal) if deal else None
+    doc["captured"] = _sorted_seats(h.captured)
+    doc["counts"] = _counts_doc(h.counts)
     doc["contract_values"] = dict(h.contract.values)
     return doc
+
+
+def _blank_row(profile: Any, first: int, number: int, lang: str) -> dict[str, Any]:
+    """Hand ``number`` of the schedule: its fixed contract (if any) and its seats."""
+    slot = slot_for(profile, first, number)
+    contract = profile.contracts.get(slot.contract) if slot.contract else None
+    return {"number": number, "contract": slot.contract,
+            "contract_name": contract.name(lang) if contract else None,
+            "fiesta": slot.fiesta, "dealer": slot.dealer, "owner": slot.owner,
+            "chooser": slot.chooser, "leader": slot.leader}
+
+
+def _choice_grid(profile: Any, options: dict[str, Any], lang: str) -> dict[str, Any] | None:
+    """For a profile whose contracts are chosen (rifki): each contract's limit and, with
+    the 3+2 option, each seat's quota."""
+    if not profile.chosen:
+        return None
+    quota = options.get("choice_limit") == "3+2"
+    return {
+        "contracts": [{"id": cid, "name": profile.contracts[cid].name(lang),
+                       "limit": RIFKI_KOZ_LIMIT if cid == "koz" else RIFKI_LIMIT_PER_PENALTY,
+                       "koz": cid == "koz"}
+                      for cid in RIFKI_PENALTIES + ("koz",)],
+        "quota": dict(RIFKI_QUOTA) if quota else None,
+        "choices_per_seat": profile.n_hands // 4,
+    }
 
 
 def blank_doc(game: Any, lang: str = "es") -> dict[str, Any]:
@@ -166,29 +205,11 @@ def blank_doc(game: Any, lang: str = "es") -> dict[str, Any]:
     doc["kind"] = "blank"
     profile = get_profile(game.profile)
     first = doc["first_seat"] if doc["first_seat"] is not None else 0
-    rows = []
-    for number in range(1, profile.n_hands + 1):
-        slot = slot_for(profile, first, number)
-        contract = profile.contracts.get(slot.contract) if slot.contract else None
-        rows.append({"number": number, "contract": slot.contract,
-                     "contract_name": contract.name(lang) if contract else None,
-                     "fiesta": slot.fiesta, "dealer": slot.dealer, "owner": slot.owner,
-                     "chooser": slot.chooser, "leader": slot.leader})
-    doc["rows"] = rows
+    doc["rows"] = [_blank_row(profile, first, number, lang) for number in range(1, profile.n_hands + 1)]
     doc["auction"] = profile.auction
     doc["fiesta_contracts"] = [{"id": c.id, "name": c.name(lang)} for c in profile.contracts.values()
                                if c.fiesta]
-    doc["grid"] = None
-    if profile.chosen:
-        quota = doc["options"].get("choice_limit") == "3+2"
-        doc["grid"] = {
-            "contracts": [{"id": cid, "name": profile.contracts[cid].name(lang),
-                           "limit": RIFKI_KOZ_LIMIT if cid == "koz" else RIFKI_LIMIT_PER_PENALTY,
-                           "koz": cid == "koz"}
-                          for cid in RIFKI_PENALTIES + ("koz",)],
-            "quota": dict(RIFKI_QUOTA) if quota else None,
-            "choices_per_seat": profile.n_hands // 4,
-        }
+    doc["grid"] = _choice_grid(profile, doc["options"], lang)
     return doc
 
 

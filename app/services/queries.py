@@ -163,26 +163,41 @@ def _ids_in_group(session: Session, f: GameFilter, complete: bool, after: Cursor
     return [(int(gid), at) for gid, at in session.execute(stmt)]
 
 
+def _groups(f: GameFilter, after: Cursor | None) -> list[bool]:
+    """The groups a page reads (False: in progress, True: complete), in list order."""
+    groups = [c for c in (False, True) if f.status is None or f.status == STATUSES[int(c)]]
+    if after is not None:
+        groups = [c for c in groups if c >= after.complete]
+    return groups
+
+
+def _found(session: Session, f: GameFilter, after: Cursor | None,
+           limit: int) -> list[tuple[bool, int, datetime]]:
+    """(complete, game id, date) of up to ``limit + 1`` games after the cursor."""
+    found: list[tuple[bool, int, datetime]] = []
+    for complete in _groups(f, after):
+        rows = _ids_in_group(session, f, complete, after, limit + 1 - len(found))
+        found.extend((complete, gid, at) for gid, at in rows)
+        if len(found) > limit:
+            break
+    return found
+
+
+def _summaries(session: Session, game_ids: list[int]) -> list[GameSummary]:
+    by_id = {r.game_id: r for r in session.scalars(
+        select(StoredResult).where(StoredResult.game_id.in_(game_ids)))}
+    return [summary_of(by_id[gid]) for gid in game_ids if gid in by_id]
+
+
 def list_games(session: Session, f: GameFilter | None = None, cursor: str | None = None,
                limit: int | None = None) -> GamePage:
     """One page of the game list (in progress first, newest first) after ``cursor``."""
     f = f or GameFilter()
     limit = limit or PAGE_SIZE
-    after = Cursor.decode(cursor)
-    groups = [c for c in (False, True) if f.status is None or f.status == STATUSES[int(c)]]
-    if after is not None:
-        groups = [c for c in groups if c >= after.complete]
-    found: list[tuple[bool, int, datetime]] = []
-    for complete in groups:
-        rows = _ids_in_group(session, f, complete, after, limit + 1 - len(found))
-        found.extend((complete, gid, at) for gid, at in rows)
-        if len(found) > limit:
-            break
+    found = _found(session, f, Cursor.decode(cursor), limit)
     more = len(found) > limit
     found = found[:limit]
-    by_id = {r.game_id: r for r in session.scalars(
-        select(StoredResult).where(StoredResult.game_id.in_([gid for _c, gid, _a in found])))}
-    games = [summary_of(by_id[gid]) for _c, gid, _a in found if gid in by_id]
+    games = _summaries(session, [gid for _c, gid, _a in found])
     next_cursor = Cursor(found[-1][0], found[-1][2], found[-1][1]).encode() if more and found else None
     return GamePage(games, next_cursor)
 

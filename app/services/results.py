@@ -41,6 +41,47 @@ class ResultValues:
     seats: list[dict[str, Any]]
 
 
+def _replayed(record: dict[str, Any], result: Any | None) -> tuple[Any | None, str | None]:
+    """The record's replay (``result`` when given) and, when it does not replay, why."""
+    if result is not None:
+        return result, None
+    try:
+        return load(record), None
+    except RecordError as e:
+        return None, str(e)
+
+
+def _base_values(record: dict[str, Any], rec_digest: str) -> dict[str, Any]:
+    """The game_result columns read from the record itself."""
+    hands = list(record.get("hands", []))
+    return {"profile": record.get("profile"), "n_rows": len(hands),
+            "players": list(record.get("players", [])), "record_digest": rec_digest,
+            "rulings": sum(1 for h in hands if isinstance(h, dict) and "ruling" in h)}
+
+
+def _broken_values(base: dict[str, Any], error: str | None) -> ResultValues:
+    """The stored result of a record that does not replay: nothing counted."""
+    base.update(complete=False, hands_counted=0, totals=[0, 0, 0, 0], winners=[], kings_made=0,
+                violations=0, error=error)
+    seats = [{"total": 0, "won": False, "shared": False, "kings_made": 0, "violations": 0}
+             for _ in range(4)]
+    return ResultValues(base, seats)
+
+
+def _violations_per_seat(result: Any) -> list[int]:
+    violations = [0, 0, 0, 0]
+    for h in result.hands:
+        for v in h.violations:
+            violations[v.seat] += 1
+    return violations
+
+
+def _seat_values(totals: list[int], winners: list[int], kings: list[int],
+                 violations: list[int]) -> list[dict[str, Any]]:
+    return [{"total": totals[s], "won": s in winners, "shared": s in winners and len(winners) > 1,
+             "kings_made": kings[s], "violations": violations[s]} for s in range(4)]
+
+
 def result_values(record: dict[str, Any], result: Any | None = None,
                   record_digest: str | None = None) -> ResultValues:
     """The stored result of a canonical record. ``result`` is its replay (replayed here
@@ -50,36 +91,18 @@ def result_values(record: dict[str, Any], result: Any | None = None,
     winner is credited with a win, and the win is marked shared when there are several.
     """
     rec_digest = record_digest or digest(record)
-    error = None
+    result, error = _replayed(record, result)
+    base = _base_values(record, rec_digest)
     if result is None:
-        try:
-            result = load(record)
-        except RecordError as e:
-            error = str(e)
-    hands = list(record.get("hands", []))
-    players = list(record.get("players", []))
-    base = {"profile": record.get("profile"), "n_rows": len(hands), "players": players,
-            "record_digest": rec_digest,
-            "rulings": sum(1 for h in hands if isinstance(h, dict) and "ruling" in h)}
-    if result is None:
-        base.update(complete=False, hands_counted=0, totals=[0, 0, 0, 0], winners=[], kings_made=0,
-                    violations=0, error=error)
-        seats = [{"total": 0, "won": False, "shared": False, "kings_made": 0, "violations": 0}
-                 for _ in range(4)]
-        return ResultValues(base, seats)
+        return _broken_values(base, error)
     winners = [int(s) for s in result.winners] if result.complete else []
     kings = list(result.kings)       # who made a King: the engine says
-    violations = [0, 0, 0, 0]
-    for h in result.hands:
-        for v in h.violations:
-            violations[v.seat] += 1
+    violations = _violations_per_seat(result)
     totals = [int(t) for t in result.totals]
     base.update(complete=bool(result.complete), hands_counted=sum(1 for h in result.hands if h.counted),
                 totals=totals, winners=winners, kings_made=sum(kings), violations=sum(violations),
                 error=None)
-    seats = [{"total": totals[s], "won": s in winners, "shared": s in winners and len(winners) > 1,
-              "kings_made": kings[s], "violations": violations[s]} for s in range(4)]
-    return ResultValues(base, seats)
+    return ResultValues(base, _seat_values(totals, winners, kings, violations))
 
 
 def game_row(game_id: int, played_at: datetime, values: ResultValues) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import itertools
 from dataclasses import replace
 from typing import Any
 
-from app.rules import PROFILES, Options, Profile
+from app.rules import PROFILES, Contract, Options, Profile
 from app.rules.auction import bid_points
 from app.rules.play import RULE_IDS, TRUMP_FIESTA, TRUMP_KOZ, PlayRules, play_rules
 from app.rules.profiles import (
@@ -42,25 +42,81 @@ def _option_sets(profile: Profile) -> list[Options]:
             for combo in itertools.product(*(s.values for s in specs))]
 
 
-def _contract_rows(profile: Profile, defaults: Options) -> list[dict[str, Any]]:
+def _played(profile: Profile) -> list[Contract]:
+    return [c for c in profile.contracts.values() if c.played]
+
+
+def _hands_of(profile: Profile) -> dict[str, list[int]]:
+    """The hand numbers the schedule fixes each contract to."""
     hands: dict[str, list[int]] = {}
     for n, cid in enumerate(profile.schedule, 1):
         if cid is not None:
             hands.setdefault(cid, []).append(n)
-    rows = []
-    for c in profile.contracts.values():
-        r = play_rules(profile, defaults, c) if c.played else None
-        rows.append({
-            "id": c.id, "contract": c, "hands": hands.get(c.id, []),
-            "values": [(e, c.values[e]) for e in ELEMENTS if c.values.get(e)],
-            "per_seat": {e: c.values[e] for e in COUNT_ELEMENTS if c.values.get(e)},
-            "base": c.base, "total": c.total, "ends_early": c.ends_early,
-            "trump_game": c.trump_game, "fiesta": c.fiesta, "played": c.played,
-            "rules": rules_in_force(r) if r is not None else (),
-            "kh_discard_from": r.kh_discard_from if r is not None else 0,
-            "hearts_breakable": bool(r and r.hearts_lead and r.hearts_breakable),
-        })
-    return rows
+    return hands
+
+
+def _referee_values(r: PlayRules | None) -> dict[str, Any]:
+    """What the referee checks in a contract played under ``r`` (nothing when not played)."""
+    if r is None:
+        return {"rules": (), "kh_discard_from": 0, "hearts_breakable": False}
+    return {"rules": rules_in_force(r), "kh_discard_from": r.kh_discard_from,
+            "hearts_breakable": bool(r.hearts_lead and r.hearts_breakable)}
+
+
+def _contract_row(profile: Profile, defaults: Options, c: Contract,
+                  hands: dict[str, list[int]]) -> dict[str, Any]:
+    r = play_rules(profile, defaults, c) if c.played else None
+    return {
+        "id": c.id, "contract": c, "hands": hands.get(c.id, []),
+        "values": [(e, c.values[e]) for e in ELEMENTS if c.values.get(e)],
+        "per_seat": {e: c.values[e] for e in COUNT_ELEMENTS if c.values.get(e)},
+        "base": c.base, "total": c.total, "ends_early": c.ends_early,
+        "trump_game": c.trump_game, "fiesta": c.fiesta, "played": c.played,
+        **_referee_values(r),
+    }
+
+
+def _contract_rows(profile: Profile, defaults: Options) -> list[dict[str, Any]]:
+    hands = _hands_of(profile)
+    return [_contract_row(profile, defaults, c, hands) for c in profile.contracts.values()]
+
+
+def _by_option(profile: Profile, defaults: Options,
+               by_default: set[str]) -> dict[str, list[tuple[str, str]]]:
+    """The rules that only a table option brings in, and the option values that do."""
+    by_option: dict[str, list[tuple[str, str]]] = {}
+    for spec in profile.options:
+        for value in spec.values[1:]:
+            opts = replace(defaults, **{spec.name: value})
+            for c in _played(profile):
+                for rule in rules_in_force(play_rules(profile, opts, c)):
+                    if rule not in by_default and (spec.name, value) not in by_option.get(rule, []):
+                        by_option.setdefault(rule, []).append((spec.name, value))
+    return by_option
+
+
+def _rule_rows(profile: Profile, defaults: Options,
+               contracts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each rule some table of the profile can break: the contracts it applies to by
+    default and the option values that bring it in."""
+    by_default = {rule for row in contracts for rule in row["rules"]}
+    by_option = _by_option(profile, defaults, by_default)
+    every = {rule for opts in _option_sets(profile) for c in _played(profile)
+             for rule in rules_in_force(play_rules(profile, opts, c))}
+    return [{"id": rule, "contracts": [row["contract"] for row in contracts if rule in row["rules"]],
+             "options": by_option.get(rule, [])} for rule in RULE_IDS if rule in every]
+
+
+def _rifki_values(profile: Profile) -> dict[str, Any]:
+    """The choice limits and quotas of a profile whose first chooser picks (rifki)."""
+    if profile.seat_key != "first_chooser":
+        return {}
+    penalties = sum(-c.total * RIFKI_LIMIT_PER_PENALTY for c in profile.contracts.values()
+                    if c.id in RIFKI_PENALTIES)
+    return {"limit_per_penalty": RIFKI_LIMIT_PER_PENALTY, "koz_limit": RIFKI_KOZ_LIMIT,
+            "quota": dict(RIFKI_QUOTA), "penalties_total": -penalties,
+            "koz_total": RIFKI_KOZ_LIMIT * profile.contracts["koz"].total,
+            "choices_per_seat": profile.n_hands // 4}
 
 
 def rulebook(profile_id: str) -> dict[str, Any]:
@@ -68,39 +124,16 @@ def rulebook(profile_id: str) -> dict[str, Any]:
     profile = PROFILES[profile_id]
     defaults = Options()
     contracts = _contract_rows(profile, defaults)
-    by_default = {rule for row in contracts for rule in row["rules"]}
-    # rules that only a table option brings in, and the option value that does
-    by_option: dict[str, list[tuple[str, str]]] = {}
-    for spec in profile.options:
-        for value in spec.values[1:]:
-            opts = replace(defaults, **{spec.name: value})
-            for c in profile.contracts.values():
-                if not c.played:
-                    continue
-                for rule in rules_in_force(play_rules(profile, opts, c)):
-                    if rule not in by_default and (spec.name, value) not in by_option.get(rule, []):
-                        by_option.setdefault(rule, []).append((spec.name, value))
-    every = {rule for opts in _option_sets(profile) for c in profile.contracts.values() if c.played
-             for rule in rules_in_force(play_rules(profile, opts, c))}
-    rules = [{"id": rule, "contracts": [row["contract"] for row in contracts if rule in row["rules"]],
-              "options": by_option.get(rule, [])} for rule in RULE_IDS if rule in every]
-    penalties = sum(-c.total * RIFKI_LIMIT_PER_PENALTY for c in profile.contracts.values()
-                    if c.id in RIFKI_PENALTIES)
-    book: dict[str, Any] = {
-        "profile": profile, "contracts": contracts, "rules": rules,
-        "fixed": [c for c in profile.schedule if c is not None],
-        "n_fixed": sum(1 for c in profile.schedule if c is not None),
+    fixed = [c for c in profile.schedule if c is not None]
+    return {
+        "profile": profile, "contracts": contracts, "rules": _rule_rows(profile, defaults, contracts),
+        "fixed": fixed,
+        "n_fixed": len(fixed),
         "ladder": [(bid, bid_points(bid)) for bid in profile.ladder],
         "options": profile.options,
-        "negative_total": sum(profile.contracts[c].total for c in profile.schedule
-                              if c is not None and profile.contracts[c].negative),
+        "negative_total": sum(profile.contracts[c].total for c in fixed if profile.contracts[c].negative),
+        **_rifki_values(profile),
     }
-    if profile.seat_key == "first_chooser":
-        book.update(limit_per_penalty=RIFKI_LIMIT_PER_PENALTY, koz_limit=RIFKI_KOZ_LIMIT,
-                    quota=dict(RIFKI_QUOTA), penalties_total=-penalties,
-                    koz_total=RIFKI_KOZ_LIMIT * profile.contracts["koz"].total,
-                    choices_per_seat=profile.n_hands // 4)
-    return book
 
 
 __all__ = ["rulebook", "rules_in_force"]

@@ -9,7 +9,8 @@ Ranking (one place): most wins, then most points, then fewest games, then name.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from datetime import date
 from typing import Any
 
 from sqlalchemy import func, select
@@ -145,31 +146,44 @@ def season_leaderboard(session: Session, season: Season) -> list[StandingRow]:
 
 # --- the printable standings -----------------------------------------------------------------
 
+def _rows_of(rows: list[StandingRow]) -> list[dict[str, Any]]:
+    return [{**asdict(r), "average": r.average} for r in rows]
+
+
+def _games_of(rows: list[StandingRow]) -> int:
+    """Complete games in a table: each gives each of its four players one game in it."""
+    return sum(r.games for r in rows) // 4
+
+
+def _leaderboard_doc(session: Session, season: Season, profile: str | None,
+                     played: list[list[StandingRow]]) -> list[dict[str, Any]]:
+    """The season's leaderboard, for the whole season with more than one profile played."""
+    if profile is None and len(played) > 1:
+        return _rows_of(season_leaderboard(session, season))
+    return []
+
+
+def _table_doc(profile: str, rows: list[StandingRow], lang: str) -> dict[str, Any]:
+    return {"profile": profile, "profile_name": PROFILES[profile].name(lang), "rows": _rows_of(rows),
+            "games": _games_of(rows)}
+
+
 def standings_doc(session: Session, season: Season, profile: str | None, lang: str) -> dict[str, Any]:
     """A season's standings as a plain dict for templates/pdf/standings.html: one ruled
     table per profile (every row, not the page's first 50), and, for the whole season
     (``profile`` None) with more than one profile played, the season's leaderboard first.
     Days and averages stay values (the templates write them); ``today`` is the day it was printed."""
-    from dataclasses import asdict
-    from datetime import date
-
-    def rows_of(rows: list[StandingRow]) -> list[dict[str, Any]]:
-        return [{**asdict(r), "average": r.average} for r in rows]
-
     tables = season_standings(session, season, profile)
     played = [rows for rows in tables.values() if rows]
+    everyone = [r for rows in played for r in rows]
     return {
         "id": season.id, "name": season.name, "lang": lang,
         "starts_on": season.starts_on.isoformat(), "ends_on": season.ends_on.isoformat(),
         "starts": season.starts_on, "ends": season.ends_on, "today": date.today(),
         "profile": profile, "profile_name": PROFILES[profile].name(lang) if profile else None,
-        # each complete game gives each of its four players one game in its profile's table
-        "games": sum(r.games for rows in played for r in rows) // 4,
-        "players": len({r.player_id for rows in played for r in rows}),
-        "leaderboard": rows_of(season_leaderboard(session, season)) if profile is None and len(played) > 1
-        else [],
-        "tables": [{"profile": p, "profile_name": PROFILES[p].name(lang), "rows": rows_of(rows),
-                    "games": sum(r.games for r in rows) // 4}
-                   for p, rows in tables.items()],
+        "games": _games_of(everyone),
+        "players": len({r.player_id for r in everyone}),
+        "leaderboard": _leaderboard_doc(session, season, profile, played),
+        "tables": [_table_doc(p, rows, lang) for p, rows in tables.items()],
         "link": None,
     }
