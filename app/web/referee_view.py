@@ -43,13 +43,8 @@ def deck_by_suit(profile: Any) -> list[dict[str, Any]]:
 
 
 
-def deal_from_assignment(profile: Any, assigned: dict[str, int | None],
-                         players: list[str]) -> tuple[list[list[str]], dict[int, str]]:
-    """The deal from "card -> seat" taps, the last seat filled with the remaining cards.
-
-    Returns (deal, problems by seat); problems say how many cards a seat has.
-    """
-    n = profile.n_tricks
+def _tapped(profile: Any, assigned: dict[str, int | None]) -> tuple[list[list[str]], list[str]]:
+    """The cards each seat was tapped, and the cards tapped to none (deck order, high first)."""
     deal: list[list[str]] = [[], [], [], []]
     rest = []
     for card in (str(c) for c in sorted(cards_of(profile.deck), reverse=True)):
@@ -58,16 +53,30 @@ def deal_from_assignment(profile: Any, assigned: dict[str, int | None],
             rest.append(card)
         else:
             deal[seat].append(card)
+    return deal, rest
+
+
+def _fill_last_seat(deal: list[list[str]], rest: list[str], n: int) -> None:
+    """Gives the untapped cards to the one seat still short, when they make its hand."""
     short = [s for s in range(4) if len(deal[s]) < n]
-    if rest and len(short) == 1 and len(deal[short[0]]) + len(rest) == n \
-            and all(len(deal[s]) == n for s in range(4) if s != short[0]):
-        deal[short[0]].extend(rest)
-        rest = []
-    problems = {}
-    for s in range(4):
-        if len(deal[s]) != n:
-            problems[s] = dealt_text(
-                            name=players[s], k=len(deal[s]), n=n)
+    if not rest or len(short) != 1:
+        return
+    last = short[0]
+    if len(deal[last]) + len(rest) == n and all(len(deal[s]) == n for s in range(4) if s != last):
+        deal[last].extend(rest)
+
+
+def deal_from_assignment(profile: Any, assigned: dict[str, int | None],
+                         players: list[str]) -> tuple[list[list[str]], dict[int, str]]:
+    """The deal from "card -> seat" taps, the last seat filled with the remaining cards.
+
+    Returns (deal, problems by seat); problems say how many cards a seat has.
+    """
+    n = profile.n_tricks
+    deal, rest = _tapped(profile, assigned)
+    _fill_last_seat(deal, rest, n)
+    problems = {s: dealt_text(name=players[s], k=len(deal[s]), n=n)
+                for s in range(4) if len(deal[s]) != n}
     return deal, problems
 
 
@@ -156,6 +165,69 @@ def trick_rows(tricks: Sequence[Sequence[str]], seats: Sequence[Sequence[int]],
     return rows
 
 
+def _cell_status(state: HandState, code: str, played: set[str], to_play: int | None,
+                 hand_mask: int | None) -> tuple[str, Any]:
+    """A card of the grid: its status and, for an illegal one, the violation it would be."""
+    if code in played:
+        return "played", None
+    if to_play is None:
+        return "closed", None
+    if hand_mask is None:
+        return "open", None
+    if not hand_mask & BIT[Card.parse(code)]:
+        return "other", None
+    v = state.why_illegal(code)
+    return ("legal", None) if v is None else ("illegal", v)
+
+
+def _card_grid(profile: Any, state: HandState, to_play: int | None
+               ) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
+    """The card grid, suit by suit, each card with its status; and the cards of the seat
+    to play that each rule forbids."""
+    played = {str(Card(c)) for c in state.plays}
+    hand_mask = state.holding(to_play) if to_play is not None else None
+    grid = []
+    forbidden: dict[str, list[str]] = {}
+    for suit in deck_by_suit(profile):
+        cells = []
+        for code in suit["cards"]:
+            cell = card_view(code)
+            status, v = _cell_status(state, code, played, to_play, hand_mask)
+            why = None
+            if v is not None:
+                why = {"rule": v.rule, "name": rule_name(v.rule), "demand": rule_demand(v.rule)}
+                forbidden.setdefault(v.rule, []).append(code)
+            cell.update(status=status, why=why)
+            cells.append(cell)
+        grid.append({**suit, "cards": cells})
+    return grid, forbidden
+
+
+def _last_play(state: HandState, seats: Sequence[Sequence[int]],
+               violations: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The card played last, its seat and the violation it made (if any)."""
+    if not state.plays:
+        return None
+    t, s = len(seats) - 1, seats[-1][-1]
+    return {"seat": s, "card": card_view(str(Card(state.plays[-1]))),
+            "violation": next((v for v in violations
+                               if v["trick"] == t + 1 and v["seat"] == s), None)}
+
+
+def _forbidden_rows(forbidden: dict[str, list[str]]) -> list[dict[str, Any]]:
+    return [{"rule": r, "name": rule_name(r), "demand": rule_demand(r),
+             "cards": [card_view(c) for c in cs]} for r, cs in forbidden.items()]
+
+
+def _captured_view(captured: Sequence[Sequence[str]]) -> list[list[dict[str, Any]]]:
+    return [[card_view(c) for c in cards] for cards in captured]
+
+
+def _current_trick(w_tricks: Sequence[Sequence[str]]) -> Sequence[str]:
+    """The trick being played (empty between tricks)."""
+    return w_tricks[-1] if w_tricks and len(w_tricks[-1]) < 4 else []
+
+
 def tricks_view(profile: Any, options: dict[str, str], players: list[str], setup: Setup,
                 deal: list[list[str]] | None, plays: list[str]) -> dict[str, Any]:
     """Everything the trick-by-trick page shows, from the state in the address."""
@@ -170,61 +242,21 @@ def tricks_view(profile: Any, options: dict[str, str], players: list[str], setup
     violations = live_violations(state, players)
     flagged = {(v["trick"], v["seat"]) for v in violations}
     to_play = summary["to_play"]
-    played = {str(Card(c)) for c in state.plays}
-    hand_mask = state.holding(to_play) if to_play is not None else None
-    grid = []
-    forbidden: dict[str, list[str]] = {}
-    for suit in deck_by_suit(profile):
-        cells = []
-        for code in suit["cards"]:
-            cell = card_view(code)
-            status = "open"
-            why = None
-            if code in played:
-                status = "played"
-            elif to_play is None:
-                status = "closed"
-            elif hand_mask is not None:
-                if not hand_mask & BIT[Card.parse(code)]:
-                    status = "other"
-                else:
-                    v = state.why_illegal(code)
-                    if v is not None:
-                        status = "illegal"
-                        why = {"rule": v.rule, "name": rule_name(v.rule),
-                               "demand": rule_demand(v.rule)}
-                        forbidden.setdefault(v.rule, []).append(code)
-                    else:
-                        status = "legal"
-            cell.update(status=status, why=why)
-            cells.append(cell)
-        grid.append({**suit, "cards": cells})
-    current_no = summary["trick_no"] if not summary["over"] else None
-    counts = {"tricks": [winners.count(s) for s in range(4)]}
-    last_play = None
+    grid, forbidden = _card_grid(profile, state, to_play)
     seats = summary["seats"]
-    if state.plays:
-        t, s = len(seats) - 1, seats[-1][-1]
-        last_play = {"seat": s, "card": card_view(str(Card(state.plays[-1]))),
-                     "violation": next((v for v in violations
-                                        if v["trick"] == t + 1 and v["seat"] == s), None)}
-    early = None
-    if summary["ended_early"]:
-        early = early_end_text(contract, len(winners))
     return {
         "state": state, "summary": summary, "contract": contract,
         "tricks": trick_rows(w_tricks, seats, winners, flagged),
-        "current": w_tricks[-1] if w_tricks and len(w_tricks[-1]) < 4 else [],
-        "current_no": current_no,
+        "current": _current_trick(w_tricks),
+        "current_no": None if summary["over"] else summary["trick_no"],
         "current_leader": summary["leading"],
         "current_order": list(turn_order(summary["leading"])),
-        "to_play": to_play, "over": summary["over"], "early_end": early,
-        "points": summary["points"], "counts": counts,
-        "captured": [[card_view(c) for c in cards] for cards in summary["captured"]],
-        "grid": grid, "forbidden": [{"rule": r, "name": rule_name(r), "demand": rule_demand(r),
-                                     "cards": [card_view(c) for c in cs]}
-                                    for r, cs in forbidden.items()],
-        "violations": violations, "last_play": last_play,
+        "to_play": to_play, "over": summary["over"],
+        "early_end": early_end_text(contract, len(winners)) if summary["ended_early"] else None,
+        "points": summary["points"], "counts": {"tricks": [winners.count(s) for s in range(4)]},
+        "captured": _captured_view(summary["captured"]),
+        "grid": grid, "forbidden": _forbidden_rows(forbidden),
+        "violations": violations, "last_play": _last_play(state, seats, violations),
         "plays": [str(Card(c)) for c in state.plays], "n_valid": n_ok, "problem": problem,
         "deal": deal, "n_tricks": profile.n_tricks,
     }
@@ -233,24 +265,30 @@ def tricks_view(profile: Any, options: dict[str, str], players: list[str], setup
 
 # --- the hand record page -----------------------------------------------------------------
 
+def _deal_view(deal: Sequence[Sequence[str]] | None) -> list[list[dict[str, Any]]] | None:
+    """Each seat's dealt cards, suit by suit, high to low."""
+    if deal is None:
+        return None
+    return [[_suit_view(cards, letter) for letter in SUITS] for cards in deal]
+
+
+def _suit_view(cards: Sequence[str], letter: str) -> dict[str, Any]:
+    codes = sorted((c for c in cards if c[-1] == letter), key=lambda c: -Card.parse(c))
+    return {"symbol": SUIT_SYMBOLS[letter], "color": suit_color(letter),
+            "cards": [card_view(c) for c in codes]}
+
+
+def _ruling_view(ruling: Any) -> dict[str, Any]:
+    return {"kind": ruling.kind, "label": str(RULING_LABELS.get(ruling.kind, ruling.kind)),
+            "seat": ruling.seat, "points": ruling.points, "reason": ruling.reason,
+            "by": ruling.by, "at": ruling.at}
+
+
 def hand_record_view(result: Any, index: int, players: list[str], lang: str) -> dict[str, Any]:
     """What the hand record page shows, from the replayed game."""
     h = result.hands[index]
     violations = [violation_row(v, players) for v in h.violations]
     flagged = {(v["trick"], v["seat"]) for v in violations}
-    ruling = h.ruling
-    deal = None
-    if h.deal is not None:
-        deal = []
-        for cards in h.deal:
-            by_suit = []
-            for letter in SUITS:
-                codes = sorted((c for c in cards if c[-1] == letter),
-                               key=lambda c: -Card.parse(c))
-                by_suit.append({"symbol": SUIT_SYMBOLS[letter],
-                                "color": suit_color(letter),
-                                "cards": [card_view(c) for c in codes]})
-            deal.append(by_suit)
     early = early_end_text(h.contract, h.tricks_played) if h.ended_early else None
     return {
         "index": index, "row": index + 1, "number": h.number, "contract": h.contract,
@@ -263,13 +301,10 @@ def hand_record_view(result: Any, index: int, players: list[str], lang: str) -> 
         "running_totals": list(h.running_totals),
         "tricks": trick_rows(h.tricks, h.trick_seats, h.trick_winners, flagged),
         "tricks_won": [h.trick_winners.count(s) for s in range(4)],
-        "ended_early": h.ended_early, "early_end": early, "deal": deal,
-        "captured": [[card_view(c) for c in cards] for cards in h.captured]
-        if h.captured is not None else None,
+        "ended_early": h.ended_early, "early_end": early, "deal": _deal_view(h.deal),
+        "captured": _captured_view(h.captured) if h.captured is not None else None,
         "counts": dict(h.counts), "violations": violations,
-        "ruling": {"kind": ruling.kind, "label": str(RULING_LABELS.get(ruling.kind, ruling.kind)),
-                   "seat": ruling.seat, "points": ruling.points, "reason": ruling.reason,
-                   "by": ruling.by, "at": ruling.at},
+        "ruling": _ruling_view(h.ruling),
         "made_king": h.made_king, "negative": h.contract.negative,
         "totals": list(h.running_totals),   # after this hand, not the game's final ones
     }
