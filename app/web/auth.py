@@ -135,6 +135,23 @@ def _rule_writes() -> bool:
     return rule is not None and bool((rule.methods or set()) - SAFE_METHODS)
 
 
+def _role_refusal(u: Any, endpoint: str, writing: bool) -> Any:
+    """The refusal when the user's role may not use (or, writing, change through) the endpoint."""
+    needed = ROLES_NEEDED.get(endpoint) or (ROLES_TO_WRITE.get(endpoint) if writing else None)
+    if needed is not None and u.role not in needed:
+        return forbidden(_("Your account may not do this."))
+    return None
+
+
+def _game_refusal(endpoint: str, writing: bool) -> Any:
+    """The refusal when the request would change a game the user may not score."""
+    game_id = (request.view_args or {}).get("game_id")
+    if (game_id is not None and endpoint not in SELF_CHECKED and (writing or _rule_writes())
+            and not game_access(int(game_id)).can_score):
+        return forbidden()
+    return None
+
+
 def guard() -> Any:
     endpoint = request.endpoint
     if endpoint is None or is_public(endpoint):
@@ -145,14 +162,10 @@ def guard() -> Any:
     if u is None:
         return _refuse_anonymous()
     writing = request.method not in SAFE_METHODS
-    needed = ROLES_NEEDED.get(endpoint) or (ROLES_TO_WRITE.get(endpoint) if writing else None)
-    if needed is not None and u.role not in needed:
-        return forbidden(_("Your account may not do this."))
-    game_id = (request.view_args or {}).get("game_id")
-    if (game_id is not None and endpoint not in SELF_CHECKED and (writing or _rule_writes())
-            and not game_access(int(game_id)).can_score):
-        return forbidden()
-    return None
+    refusal = _role_refusal(u, endpoint, writing)
+    if refusal is not None:
+        return refusal
+    return _game_refusal(endpoint, writing)
 
 
 # --- pages -----------------------------------------------------------------------------

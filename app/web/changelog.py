@@ -7,6 +7,7 @@ players' names, the contracts' names and the cards' faces of the page's language
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import ngettext
@@ -71,21 +72,24 @@ def _counts_lines(old: dict[str, Any], new: dict[str, Any], players: Sequence[st
     return lines
 
 
+def _seat_captures_line(s: int, a: Sequence[Any], b: Sequence[Any],
+                        players: Sequence[str]) -> str | None:
+    """The cards seat ``s`` gained and lost (``Cards, Beto: +K♥`` and the lost with a minus);
+    None when they are the same."""
+    before = set(a[s]) if s < len(a) else set()
+    after = set(b[s]) if s < len(b) else set()
+    if before == after:
+        return None
+    gained = [f"+{_cards([c])}" for c in sorted(after - before)]
+    lost = [f"{MINUS}{_cards([c])}" for c in sorted(before - after)]
+    return f"{field_label('cards')}, {_name(players, s)}: {' '.join(gained + lost)}"
+
+
 def _captures_lines(old: dict[str, Any], new: dict[str, Any],
                     players: Sequence[str]) -> list[str]:
-    lines = []
     a = old.get("cards") or [[], [], [], []]
     b = new.get("cards") or [[], [], [], []]
-    for s in range(4):
-        before = set(a[s]) if s < len(a) else set()
-        after = set(b[s]) if s < len(b) else set()
-        if before == after:
-            continue
-        gained = sorted(after - before)
-        lost = sorted(before - after)
-        text = " ".join([f"+{_cards([c])}" for c in gained] + [f"{MINUS}{_cards([c])}"
-                                                                for c in lost])
-        lines.append(f"{field_label('cards')}, {_name(players, s)}: {text}")
+    lines = [line for s in range(4) if (line := _seat_captures_line(s, a, b, players)) is not None]
     rest = {k for k in set(old) | set(new) if k != "cards" and old.get(k) != new.get(k)}
     lines.extend(_counts_lines({k: old.get(k) for k in rest}, {k: new.get(k) for k in rest},
                                players))
@@ -118,45 +122,95 @@ def _ruling_text(ruling: Any, players: Sequence[str]) -> str:
     return text
 
 
+@dataclass(frozen=True)
+class _Page:
+    """Who and what the lines name: the players, the page's language, the auction's owner."""
+
+    players: Sequence[str]
+    lang: str
+    owner: int | None
+
+
+Hand = dict[str, Any]
+
+
+def _contract_change(old: Hand, new: Hand, page: _Page) -> list[str]:
+    if old.get("contract") == new.get("contract") or not (old or new.get("contract")):
+        return []
+    label = field_label("contract")
+    if not old:
+        return [f"{label}: {_contract(new.get('contract'), page.lang)}"]
+    return [f"{label}: {_contract(old.get('contract'), page.lang)}"
+            f"{ARROW}{_contract(new.get('contract'), page.lang)}"]
+
+
+def _trump_change(old: Hand, new: Hand, page: _Page) -> list[str]:
+    if old.get("trump") == new.get("trump"):
+        return []
+    return [f"{field_label('trump')}: {SUIT_SYMBOLS.get(str(old.get('trump')), '—')}"
+            f"{ARROW}{SUIT_SYMBOLS.get(str(new.get('trump')), '—')}"]
+
+
+def _leader_change(old: Hand, new: Hand, page: _Page) -> list[str]:
+    if old.get("leader") == new.get("leader"):
+        return []
+    return [f"{field_label('leader')}: {_name(page.players, old.get('leader'))}{ARROW}"
+            f"{_name(page.players, new.get('leader'))}"]
+
+
+def _auction_change(old: Hand, new: Hand, page: _Page) -> list[str]:
+    if old.get("auction") == new.get("auction"):
+        return []
+
+    def calls(v: Any) -> str:
+        return " · ".join(call_text(str(c), page.players, page.owner) for c in v or ()) or "—"
+    return [f"{field_label('auction')}: {calls(old.get('auction'))}{ARROW}"
+            f"{calls(new.get('auction'))}"]
+
+
+def _counts_change(old: Hand, new: Hand, page: _Page) -> list[str]:
+    a_counts, b_counts = old.get("counts") or {}, new.get("counts") or {}
+    return _counts_lines(a_counts, b_counts, page.players) if a_counts != b_counts else []
+
+
+def _captures_change(old: Hand, new: Hand, page: _Page) -> list[str]:
+    a_caps, b_caps = old.get("captures") or {}, new.get("captures") or {}
+    return _captures_lines(a_caps, b_caps, page.players) if a_caps != b_caps else []
+
+
+def _tricks_change(old: Hand, new: Hand, page: _Page) -> list[str]:
+    if old.get("tricks") == new.get("tricks"):
+        return []
+    return _tricks_lines(old.get("tricks"), new.get("tricks"))
+
+
+def _deal_change(old: Hand, new: Hand, page: _Page) -> list[str]:
+    if old.get("deal") == new.get("deal"):
+        return []
+    if new.get("deal") and not old.get("deal"):
+        return [_("The deal was entered.")]
+    return [_("The deal was removed.") if not new.get("deal") else _("The deal was changed.")]
+
+
+def _ruling_change(old: Hand, new: Hand, page: _Page) -> list[str]:
+    if old.get("ruling") == new.get("ruling"):
+        return []
+    return [f"{field_label('ruling')}: {_ruling_text(old.get('ruling'), page.players)}"
+            f"{ARROW}{_ruling_text(new.get('ruling'), page.players)}"]
+
+
+#: What a change of a hand says, part by part, in this order.
+_HAND_CHANGES = (_contract_change, _trump_change, _leader_change, _auction_change, _counts_change,
+                 _captures_change, _tricks_change, _deal_change, _ruling_change)
+
+
 def hand_lines(before: Any, after: Any, players: Sequence[str], lang: str,
                owner: int | None = None) -> list[str]:
     """What changed between two versions of a hand (either may be None: added, deleted)."""
     old = before if isinstance(before, dict) else {}
     new = after if isinstance(after, dict) else {}
-    lines = []
-    if old.get("contract") != new.get("contract") and (old or new.get("contract")):
-        if old:
-            lines.append(f"{field_label('contract')}: {_contract(old.get('contract'), lang)}"
-                         f"{ARROW}{_contract(new.get('contract'), lang)}")
-        else:
-            lines.append(f"{field_label('contract')}: {_contract(new.get('contract'), lang)}")
-    if old.get("trump") != new.get("trump"):
-        lines.append(f"{field_label('trump')}: {SUIT_SYMBOLS.get(str(old.get('trump')), '—')}"
-                     f"{ARROW}{SUIT_SYMBOLS.get(str(new.get('trump')), '—')}")
-    if old.get("leader") != new.get("leader"):
-        lines.append(f"{field_label('leader')}: {_name(players, old.get('leader'))}{ARROW}"
-                     f"{_name(players, new.get('leader'))}")
-    if old.get("auction") != new.get("auction"):
-        def calls(v: Any) -> str:
-            return " · ".join(call_text(str(c), players, owner) for c in v or ()) or "—"
-        lines.append(f"{field_label('auction')}: {calls(old.get('auction'))}{ARROW}"
-                     f"{calls(new.get('auction'))}")
-    a_counts, b_counts = old.get("counts") or {}, new.get("counts") or {}
-    if a_counts != b_counts:
-        lines.extend(_counts_lines(a_counts, b_counts, players))
-    a_caps, b_caps = old.get("captures") or {}, new.get("captures") or {}
-    if a_caps != b_caps:
-        lines.extend(_captures_lines(a_caps, b_caps, players))
-    if old.get("tricks") != new.get("tricks"):
-        lines.extend(_tricks_lines(old.get("tricks"), new.get("tricks")))
-    if old.get("deal") != new.get("deal"):
-        lines.append(_("The deal was entered.") if new.get("deal") and not old.get("deal")
-                     else _("The deal was removed.") if not new.get("deal")
-                     else _("The deal was changed."))
-    if old.get("ruling") != new.get("ruling"):
-        lines.append(f"{field_label('ruling')}: {_ruling_text(old.get('ruling'), players)}"
-                     f"{ARROW}{_ruling_text(new.get('ruling'), players)}")
-    return lines
+    page = _Page(players, lang, owner)
+    return [line for change in _HAND_CHANGES for line in change(old, new, page)]
 
 
 def entry_lines(action: str, before: Any, after: Any, players: Sequence[str],

@@ -1,10 +1,77 @@
 """The score-progression chart: a small SVG drawn on the server (no JS, no network)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from markupsafe import Markup, escape
 
 COLORS = ("#1d5f8a", "#c0262d", "#1f7a3a", "#7a3d9a")
 DASHES = ("", "6 3", "2 3", "8 3 2 3")  # never colour alone
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The chart's box, its margins and the range of totals it shows."""
+
+    width: int
+    height: int
+    font: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    n: int          # hands drawn
+    lo: int
+    hi: int
+
+    @classmethod
+    def of(cls, series: list[list[int]], lean: bool) -> _Frame:
+        # the page's chart is drawn in a 400-unit box so that its 14-unit labels stay readable
+        # (about 12 px) on a 375 px phone; the printed sheet keeps its wider box
+        box = (600, 240, 11, 48, 12, 12, 24) if lean else (400, 220, 14, 46, 10, 12, 26)
+        values = [v for line in series for v in line]
+        lo, hi = min(values + [0]), max(values + [0])
+        if lo == hi:
+            lo, hi = lo - 1, hi + 1
+        return cls(*box, n=len(series[0]) - 1, lo=lo, hi=hi)
+
+    def x(self, i: int) -> float:
+        return self.left + (self.width - self.left - self.right) * i / max(self.n, 1)
+
+    def y(self, v: int) -> float:
+        return self.top + (self.height - self.top - self.bottom) * (self.hi - v) / (self.hi - self.lo)
+
+
+def _value_marks(f: _Frame, lean: bool) -> list[str]:
+    """The top, zero and bottom totals: their labels, and their lines (only zero's on paper)."""
+    parts = []
+    for v in (f.hi, 0, f.lo):
+        if not lean or v == 0:
+            parts.append(f'<line x1="{f.left}" x2="{f.width - f.right}" y1="{f.y(v):.1f}" '
+                         f'y2="{f.y(v):.1f}" stroke="{"#888" if v == 0 else "#ddd"}" '
+                         f'stroke-width="1"/>')
+        parts.append(f'<text x="{f.left - 4}" y="{f.y(v) + 4:.1f}" text-anchor="end" font-size="{f.font}" '
+                     f'fill="#5b6570">{v}</text>')
+    return parts
+
+
+def _hand_labels(f: _Frame, lean: bool) -> list[str]:
+    """Hand numbers along the bottom: about eight on the page, the first and last on paper."""
+    step = max(1, -(-f.n // 8)) if not lean else max(1, f.n)
+    return [f'<text x="{f.x(i):.1f}" y="{f.height - 6}" text-anchor="middle" font-size="{f.font}" '
+            f'fill="#5b6570">{i}</text>' for i in range(0, f.n + 1, step)]
+
+
+def _seat_line(f: _Frame, s: int, line: list[int], player: str, lean: bool) -> list[str]:
+    """Seat ``s``'s running total; on the page with its player's name and a dot at the end."""
+    points = " ".join(f"{f.x(i):.1f},{f.y(v):.1f}" for i, v in enumerate(line))
+    dash = f' stroke-dasharray="{DASHES[s]}"' if DASHES[s] else ""
+    if lean:
+        return [f'<polyline fill="none" stroke="{COLORS[s]}" stroke-width="2.5"{dash} '
+                f'points="{points}"/>']
+    return [f'<polyline fill="none" stroke="{COLORS[s]}" stroke-width="2.5"{dash} '
+            f'points="{points}"><title>{escape(player)}</title></polyline>',
+            f'<circle cx="{f.x(f.n):.1f}" cy="{f.y(line[-1]):.1f}" r="3.5" fill="{COLORS[s]}"/>']
 
 
 def progression_svg(players: list[str], running: list[list[int]], title: str,
@@ -13,48 +80,15 @@ def progression_svg(players: list[str], running: list[list[int]], title: str,
 
     ``lean`` (the printed sheet) draws only what paper needs -- the lines, the zero line,
     the extremes and the first and last hand -- since every SVG node costs a PDF render."""
-    # the page's chart is drawn in a 400-unit box so that its 14-unit labels stay readable
-    # (about 12 px) on a 375 px phone; the printed sheet keeps its wider box
-    width, height, font = (600, 240, 11) if lean else (400, 220, 14)
-    left, right, top, bottom = (48, 12, 12, 24) if lean else (46, 10, 12, 26)
     series = [[0] + [r[s] for r in running] for s in range(4)]
-    n = len(series[0]) - 1
-    values = [v for line in series for v in line]
-    lo, hi = min(values + [0]), max(values + [0])
-    if lo == hi:
-        lo, hi = lo - 1, hi + 1
-    span_x = max(n, 1)
-
-    def x(i: int) -> float:
-        return left + (width - left - right) * i / span_x
-
-    def y(v: int) -> float:
-        return top + (height - top - bottom) * (hi - v) / (hi - lo)
-
-    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+    f = _Frame.of(series, lean)
+    parts = [f'<svg class="chart" viewBox="0 0 {f.width} {f.height}" role="img" '
              f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
              f"<title>{escape(title)}</title>"]
-    for v in (hi, 0, lo):
-        if not lean or v == 0:
-            parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" '
-                         f'y2="{y(v):.1f}" stroke="{"#888" if v == 0 else "#ddd"}" '
-                         f'stroke-width="1"/>')
-        parts.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="{font}" '
-                     f'fill="#5b6570">{v}</text>')
-    step = max(1, -(-n // 8)) if not lean else max(1, n)
-    for i in range(0, n + 1, step):
-        parts.append(f'<text x="{x(i):.1f}" y="{height - 6}" text-anchor="middle" font-size="{font}" '
-                     f'fill="#5b6570">{i}</text>')
+    parts.extend(_value_marks(f, lean))
+    parts.extend(_hand_labels(f, lean))
     for s, line in enumerate(series):
-        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(line))
-        dash = f' stroke-dasharray="{DASHES[s]}"' if DASHES[s] else ""
-        if lean:
-            parts.append(f'<polyline fill="none" stroke="{COLORS[s]}" stroke-width="2.5"{dash} '
-                         f'points="{points}"/>')
-            continue
-        parts.append(f'<polyline fill="none" stroke="{COLORS[s]}" stroke-width="2.5"{dash} '
-                     f'points="{points}"><title>{escape(players[s])}</title></polyline>')
-        parts.append(f'<circle cx="{x(n):.1f}" cy="{y(line[-1]):.1f}" r="3.5" fill="{COLORS[s]}"/>')
+        parts.extend(_seat_line(f, s, line, players[s] if not lean else "", lean))
     parts.append("</svg>")
     return Markup("".join(parts))
 

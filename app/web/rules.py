@@ -67,11 +67,18 @@ class _Markdown(HTMLParser):
             self.out.append(self.prefix + text)
         self.prefix = ""
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+    #: What an inline tag writes where it opens.
+    OPENING_MARKS = {"strong": "**", "dt": "**", "em": "*", "br": " "}
+
+    def _enter(self, tag: str) -> None:
+        """Keeps count of where the parser is: inside the article, inside a <nav>."""
         if tag == "article":
             self.inside = True
         elif tag == "nav":
             self.skip += 1
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._enter(tag)
         if not self.inside or self.skip:
             return
         if tag in self.BLOCKS:
@@ -79,12 +86,8 @@ class _Markdown(HTMLParser):
             self.prefix = "  " * (self.depth - 1) + "- " if tag == "li" else self.PREFIX.get(tag, "")
         if tag == "ul":
             self.depth += 1
-        elif tag in ("strong", "dt"):
-            self.line.append("**")
-        elif tag == "em":
-            self.line.append("*")
-        elif tag == "br":
-            self.line.append(" ")
+        elif tag in self.OPENING_MARKS:
+            self.line.append(self.OPENING_MARKS[tag])
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "nav":
