@@ -7,7 +7,8 @@ reported.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from app.rules.cards import ALL_CARDS, BIT, CARD_BY_TEXT, SUITS, suit_of_text
@@ -70,15 +71,37 @@ def need_list(value: object, fld: str, what: str = "list") -> list[Any]:
     return value
 
 
+@dataclass(frozen=True)
+class _NotWhole:
+    """The errors for a value that is not a whole number: null, text, anything else."""
+
+    null: Callable[[str], InputError]
+    text: Callable[[str, str], InputError]
+    other: Callable[[str, Term], InputError]
+
+    def of(self, value: object, fld: str) -> InputError:
+        if value is None:
+            return self.null(fld)
+        if isinstance(value, str):
+            return self.text(fld, value)
+        return self.other(fld, type_name(value))
+
+
+_NOT_A_NUMBER = _NotWhole(
+    lambda fld: InputError.of(fld, "type", "must be a whole number, not null"),
+    lambda fld, text: InputError.of(fld, "type", "must be a whole number, not text %(value)r",
+                                    value=text),
+    lambda fld, got: InputError.of(fld, "type", "must be a whole number, not %(got)s", got=got))
+_NOT_A_SEAT = _NotWhole(
+    lambda fld: InputError.of(fld, "type", "a seat is a whole number 0-3, not null"),
+    lambda fld, text: InputError.of(fld, "type", "a seat is a whole number 0-3, not text %(value)r",
+                                    value=text),
+    lambda fld, got: InputError.of(fld, "type", "a seat is a whole number 0-3, not %(got)s", got=got))
+
+
 def need_int(value: object, fld: str, lo: int = 0, hi: int | None = None) -> int:
     if type(value) is not int:
-        if value is None:
-            raise InputError.of(fld, "type", "must be a whole number, not null")
-        if isinstance(value, str):
-            raise InputError.of(fld, "type", "must be a whole number, not text %(value)r",
-                                value=value)
-        raise InputError.of(fld, "type", "must be a whole number, not %(got)s",
-                            got=type_name(value))
+        raise _NOT_A_NUMBER.of(value, fld)
     if value < lo or (hi is not None and value > hi):
         if hi is not None:
             raise InputError.of(fld, "range", "%(value)s is out of range (from %(lo)s to %(hi)s)",
@@ -90,13 +113,7 @@ def need_int(value: object, fld: str, lo: int = 0, hi: int | None = None) -> int
 
 def need_seat(value: object, fld: str) -> int:
     if type(value) is not int:
-        if value is None:
-            raise InputError.of(fld, "type", "a seat is a whole number 0-3, not null")
-        if isinstance(value, str):
-            raise InputError.of(fld, "type", "a seat is a whole number 0-3, not text %(value)r",
-                                value=value)
-        raise InputError.of(fld, "type", "a seat is a whole number 0-3, not %(got)s",
-                            got=type_name(value))
+        raise _NOT_A_SEAT.of(value, fld)
     if not 0 <= value <= 3:
         raise InputError.of(fld, "range", "%(value)s is not a seat (0-3)", value=value)
     return value
