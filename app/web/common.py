@@ -3,7 +3,7 @@ redirect target, the rows a long table shows, and a game's version check. Views 
 these from here, never from one another (tests/test_architecture.py)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from flask import Response, abort, jsonify, request
@@ -12,6 +12,8 @@ from app.db import get_session
 from app.services import queries
 from app.web.words import current_lang, iso_utc
 
+T = TypeVar("T")
+
 #: The page's language, for every view (app.web.words.current_lang).
 lang = current_lang
 
@@ -19,11 +21,15 @@ lang = current_lang
 SHOWN = 50
 
 
-def load_game_or_404(game_id: int) -> Any:
-    game = queries.get_game(get_session(), game_id)
-    if game is None:
+def found_or_404(value: T | None) -> T:
+    """``value``, or a 404 page when it was not found (a game, a season, a link, a user)."""
+    if value is None:
         abort(404)
-    return game
+    return value
+
+
+def load_game_or_404(game_id: int) -> Any:
+    return found_or_404(queries.get_game(get_session(), game_id))
 
 
 def safe_next(target: str | None, default: str = "/") -> str:

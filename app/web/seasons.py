@@ -14,17 +14,14 @@ from app.services import seasons as seasons_service
 from app.services import standings
 from app.services.errors import BadInput
 from app.web import printing
-from app.web.common import lang, shown
+from app.web.common import found_or_404, lang, shown
 from app.web.messages import service_text
 
 bp = Blueprint("seasons", __name__)
 
 
 def load_season_or_404(season_id: int) -> Any:
-    season = standings.get_season(get_session(), season_id)
-    if season is None:
-        abort(404)
-    return season
+    return found_or_404(standings.get_season(get_session(), season_id))
 
 
 def _save(form: SeasonForm, season: Any = None) -> Any:

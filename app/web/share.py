@@ -10,7 +10,7 @@ from flask import Blueprint, Response, abort, url_for
 from app.db import get_session
 from app.services import confirm, links
 from app.web import printing
-from app.web.common import stamp_response
+from app.web.common import found_or_404, stamp_response
 from app.web.referee import hand_page
 from app.web.sheet_view import render_sheet
 
@@ -18,10 +18,7 @@ bp = Blueprint("share", __name__)
 
 
 def shared_or_404(token: str) -> Any:
-    game = links.shared_game(get_session(), token)
-    if game is None:
-        abort(404)
-    return game
+    return found_or_404(links.shared_game(get_session(), token))
 
 
 @bp.get("/s/<token>")

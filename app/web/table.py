@@ -13,7 +13,7 @@ from app.forms.auth import LogoutForm as PostForm  # a form with only its CSRF t
 from app.services import confirm, links
 from app.services.errors import BadInput, ForbiddenError
 from app.web.auth import game_access, limiter, user
-from app.web.common import load_game_or_404
+from app.web.common import found_or_404, load_game_or_404
 from app.web.messages import service_text
 
 bp = Blueprint("table", __name__)
@@ -101,9 +101,7 @@ def handover_page(game_id: int) -> Any:
 @bp.route("/h/<token>", methods=["GET", "POST"])
 def handover(token: str) -> Any:
     session = get_session()
-    game = links.handover_game(session, token)
-    if game is None:
-        abort(404)
+    game = found_or_404(links.handover_game(session, token))
     u = user()
     if request.method == "POST" and u is not None:
         if not PostForm().validate_on_submit():

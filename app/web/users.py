@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.db import get_session
 from app.forms.auth import EditUserForm, NewUserForm
 from app.services import accounts
 from app.services.errors import BadInput
+from app.web.common import found_or_404
 from app.web.messages import service_text
 
 bp = Blueprint("users", __name__)
@@ -47,9 +48,7 @@ def index() -> Any:
 @bp.route("/users/<int:user_id>", methods=["GET", "POST"])
 def edit(user_id: int) -> Any:
     session = get_session()
-    user = accounts.get_user(session, user_id)
-    if user is None:
-        abort(404)
+    user = found_or_404(accounts.get_user(session, user_id))
     form = EditUserForm(data={"role": user.role.value})
     if _saved(form, lambda: accounts.change_user(session, user.id, form.role.data,
                                                  form.password.data or None), form.role):
