@@ -74,7 +74,7 @@ def content_table(doc: dict[str, Any], attributes: str = "") -> str:
     rows = [row(["#", two("Contrato", "Elige"), *map(str, map(escape, players)), "Control"])]
     for r in doc["hands"]:
         who = r["chooser"] if r["chooser"] is not None else r["dealer"]
-        contract = r["contract_name"] + (f" {r['trump']}" if r["trump"] else "")
+        contract = r["contract"] + (f" {r['trump']}" if r["trump"] else "")
         rows.append(row([str(r["number"]), two(contract, players[who] if who is not None else ""),
                          *(two(p, t) for p, t in zip(r["points"], r["running_totals"], strict=True)),
                          "✓"]))

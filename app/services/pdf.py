@@ -76,7 +76,7 @@ def _header(game: Any, lang: str) -> dict[str, Any]:
     profile = get_profile(game.profile)
     record = game.record
     return {
-        "id": game.id, "profile": profile.id, "profile_name": profile.name(lang),
+        "id": game.id, "profile": profile.id,
         "players": list(record["players"]), "clockwise": profile.clockwise,
         "first_seat": record.get(profile.seat_key), "seat_key": profile.seat_key,
         "options": profile.parse_options(record.get("options")).as_dict(profile),
@@ -171,24 +171,22 @@ def hand_doc(game: Any, row: int, lang: str = "es") -> dict[str, Any] | None:
     return doc
 
 
-def _blank_row(profile: Any, first: int, number: int, lang: str) -> dict[str, Any]:
+def _blank_row(profile: Any, first: int, number: int) -> dict[str, Any]:
     """Hand ``number`` of the schedule: its fixed contract (if any) and its seats."""
     slot = slot_for(profile, first, number)
-    contract = profile.contracts.get(slot.contract) if slot.contract else None
     return {"number": number, "contract": slot.contract,
-            "contract_name": contract.name(lang) if contract else None,
             "fiesta": slot.fiesta, "dealer": slot.dealer, "owner": slot.owner,
             "chooser": slot.chooser, "leader": slot.leader}
 
 
-def _choice_grid(profile: Any, options: dict[str, Any], lang: str) -> dict[str, Any] | None:
+def _choice_grid(profile: Any, options: dict[str, Any]) -> dict[str, Any] | None:
     """For a profile whose contracts are chosen (rifki): each contract's limit and, with
     the 3+2 option, each seat's quota."""
     if not profile.chosen:
         return None
     quota = options.get("choice_limit") == "3+2"
     return {
-        "contracts": [{"id": cid, "name": profile.contracts[cid].name(lang),
+        "contracts": [{"id": cid,
                        "limit": RIFKI_KOZ_LIMIT if cid == "koz" else RIFKI_LIMIT_PER_PENALTY,
                        "koz": cid == "koz"}
                       for cid in RIFKI_PENALTIES + ("koz",)],
@@ -205,11 +203,10 @@ def blank_doc(game: Any, lang: str = "es") -> dict[str, Any]:
     doc["kind"] = "blank"
     profile = get_profile(game.profile)
     first = doc["first_seat"] if doc["first_seat"] is not None else 0
-    doc["rows"] = [_blank_row(profile, first, number, lang) for number in range(1, profile.n_hands + 1)]
+    doc["rows"] = [_blank_row(profile, first, number) for number in range(1, profile.n_hands + 1)]
     doc["auction"] = profile.auction
-    doc["fiesta_contracts"] = [{"id": c.id, "name": c.name(lang)} for c in profile.contracts.values()
-                               if c.fiesta]
-    doc["grid"] = _choice_grid(profile, doc["options"], lang)
+    doc["fiesta_contracts"] = [c.id for c in profile.contracts.values() if c.fiesta]
+    doc["grid"] = _choice_grid(profile, doc["options"])
     return doc
 
 

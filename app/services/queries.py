@@ -224,13 +224,6 @@ def audit_log(session: Session, game_id: int) -> list[AuditEntry]:
                                 .order_by(AuditEntry.id.desc())).all())
 
 
-def _contract_name(profile: Any, contract_id: str | None, lang: str) -> str | None:
-    if contract_id is None:
-        return None
-    contract = profile.contracts.get(contract_id)
-    return contract.name(lang) if contract else contract_id
-
-
 def _violation(v: Any) -> dict[str, Any]:
     """A violation as a plain dict (ids and codes: the pages word it, app.web.words)."""
     return {"trick": v.trick, "seat": v.seat, "card": v.card, "rule": v.rule,
@@ -243,7 +236,7 @@ def hand_row(h: Any, profile: Any, lang: str) -> dict[str, Any]:
     diff = h.total - h.expected_total
     return {
         "index": h.index, "row": h.index + 1, "number": h.number,
-        "contract": h.contract.id, "contract_name": h.contract.name(lang),
+        "contract": h.contract.id,
         "trump": h.trump, "dealer": h.dealer, "owner": h.owner, "chooser": h.chooser,
         "declarer": h.declarer, "leader": h.leader, "bid": h.bid, "auction": list(h.auction),
         "mode": h.mode, "points": list(h.points), "payments": list(h.payments),
@@ -266,7 +259,7 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
     view: dict[str, Any] = {
         "id": game.id, "version": game.version, "updated_at": getattr(game, "updated_at", None),
         "profile": profile.id,
-        "profile_name": profile.name(lang), "n_hands": profile.n_hands,
+        "n_hands": profile.n_hands,
         "clockwise": profile.clockwise, "players": list(record["players"]),
         "options": dict(record.get("options") or {}), "n_rows": len(record.get("hands", [])),
         "error": None, "hands": [], "next": None, "complete": False,
@@ -292,7 +285,6 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
     if nxt is not None:
         view["next"] = {
             "number": nxt.number, "contract": nxt.contract,
-            "contract_name": _contract_name(profile, nxt.contract, lang),
             "dealer": nxt.dealer, "owner": nxt.owner, "chooser": nxt.chooser,
             "leader": nxt.leader, "fiesta": nxt.fiesta,
         }

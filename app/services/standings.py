@@ -163,9 +163,8 @@ def _leaderboard_doc(session: Session, season: Season, profile: str | None,
     return []
 
 
-def _table_doc(profile: str, rows: list[StandingRow], lang: str) -> dict[str, Any]:
-    return {"profile": profile, "profile_name": PROFILES[profile].name(lang), "rows": _rows_of(rows),
-            "games": _games_of(rows)}
+def _table_doc(profile: str, rows: list[StandingRow]) -> dict[str, Any]:
+    return {"profile": profile, "rows": _rows_of(rows), "games": _games_of(rows)}
 
 
 def standings_doc(session: Session, season: Season, profile: str | None, lang: str) -> dict[str, Any]:
@@ -180,10 +179,10 @@ def standings_doc(session: Session, season: Season, profile: str | None, lang: s
         "id": season.id, "name": season.name, "lang": lang,
         "starts_on": season.starts_on.isoformat(), "ends_on": season.ends_on.isoformat(),
         "starts": season.starts_on, "ends": season.ends_on, "today": date.today(),
-        "profile": profile, "profile_name": PROFILES[profile].name(lang) if profile else None,
+        "profile": profile,
         "games": _games_of(everyone),
         "players": len({r.player_id for r in everyone}),
         "leaderboard": _leaderboard_doc(session, season, profile, played),
-        "tables": [_table_doc(p, rows, lang) for p, rows in tables.items()],
+        "tables": [_table_doc(p, rows) for p, rows in tables.items()],
         "link": None,
     }

@@ -12,8 +12,8 @@ from typing import Any
 
 from flask_babel import ngettext
 
-from app.web.messages import CONTRACTS, field_label
-from app.web.words import MINUS, SUIT_SYMBOLS, _, call_text, card_face, ruling_label, signed
+from app.web.messages import field_label
+from app.web.words import MINUS, SUIT_SYMBOLS, _, call_text, card_face, contract_name, ruling_label, signed
 
 ELEMENTS = ("tricks", "hearts", "kings", "queens", "jacks", "kh", "last_two")
 ARROW = " → "
@@ -26,8 +26,7 @@ def _name(players: Sequence[str], seat: Any) -> str:
 
 
 def _contract(cid: Any, lang: str) -> str:
-    contract = CONTRACTS.get(str(cid)) if cid is not None else None
-    return contract.name(lang) if contract is not None else ("—" if cid is None else str(cid))
+    return contract_name(None if cid is None else str(cid))
 
 
 def _cards(codes: Any) -> str:

@@ -50,7 +50,7 @@ def changes(game_id: int) -> Any:
         abort(400)
     found = queries.changes_since(get_session(), game, since, lang())
     response = SafeResponse(render_template("live/_changes.html", ch=found, row=row,
-                                        players=list(game.record["players"])))
+                                        players=list(game.record["players"]), profile=game.profile))
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from flask_babel import get_translations, gettext, pgettext
 from flask_babel import lazy_gettext as _l
 
-from app.rules import PROFILES, Contract, RecordError, Term
+from app.rules import RecordError, Term
 from app.rules.profiles import ELEMENTS
 from app.rules.record import TYPE_NAMES, WHAT
 from app.services.errors import Text
-from app.web.words import call_text, current_lang
+from app.web.words import CONTRACTS, call_text, contract_name, current_lang
 
 FIELD_LABELS = {
     "tricks": _l("Tricks"), "hearts": _l("Hearts"), "kings": _l("Kings"), "queens": _l("Queens"),
@@ -61,8 +61,6 @@ PLURALS: dict[str, tuple[str, str]] = {
          "card", "n"),
 }
 
-#: Every contract by id (ids are unique across profiles; fiestas and subastas share theirs).
-CONTRACTS: dict[str, Contract] = {cid: c for p in PROFILES.values() for cid, c in p.contracts.items()}
 
 
 #: Params that are seats: these names always, and a code's own where its value is a seat
@@ -74,8 +72,7 @@ SEAT_PARAMS_BY_CODE = {"leader": ("value",)}
 def translate_word(term: Term, lang: str) -> str:
     """A word param in ``lang``: contracts by their names, the rest from the tables above."""
     if term.kind == "contract":
-        contract = CONTRACTS.get(term.id)
-        return contract.name(lang) if contract is not None else str(term)
+        return contract_name(term.id) if term.id in CONTRACTS else str(term)
     if lang == "en" or term.id not in TERM_IDS.get(term.kind, ()):
         return str(term)
     text = str(pgettext(term.kind, term.id))

@@ -292,7 +292,7 @@ def hand_record_view(result: Any, index: int, players: list[str], lang: str) -> 
     early = early_end_text(h.contract, h.tricks_played) if h.ended_early else None
     return {
         "index": index, "row": index + 1, "number": h.number, "contract": h.contract,
-        "contract_name": h.contract.name(lang), "trump": h.trump, "mode": h.mode,
+        "trump": h.trump, "mode": h.mode,
         "dealer": h.dealer, "owner": h.owner, "chooser": h.chooser, "declarer": h.declarer,
         "leader": h.leader, "bid": h.bid, "auction": list(h.auction),
         "played_points": list(h.played_points), "points": list(h.points),

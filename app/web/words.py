@@ -15,10 +15,11 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from flask import Flask, current_app
-from flask_babel import format_date, format_datetime, format_decimal, get_locale, gettext
+from flask_babel import format_date, format_datetime, format_decimal, get_locale, gettext, pgettext
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
+from app.rules import PROFILES, Contract, Profile
 from app.rules.auction import NULL_BID_POINTS, OTHER_433_POINTS, OWNER_433_POINTS, TRICK_BID_POINTS
 from app.rules.cards import SUIT_SYMBOLS as ENGINE_SUIT_SYMBOLS
 from app.rules.cards import SUITS as SUIT_LETTERS
@@ -59,6 +60,38 @@ def _(template: str, **params: object) -> str:
 
 def current_lang() -> str:
     return str(get_locale() or "es")
+
+
+# --- contracts and profiles ----------------------------------------------------------------
+
+#: Every contract by id (ids are unique across profiles; fiestas and subastas share theirs).
+CONTRACTS: dict[str, Contract] = {cid: c for p in PROFILES.values() for cid, c in p.contracts.items()}
+
+
+def contract_name(contract: Contract | str | None, profile: Profile | str | None = None) -> str:
+    """A contract (or its id, in ``profile`` when given: ru32 and fiestas both have a
+    ``no-tricks``) named in the page's language: the catalogs' entry of its English name
+    (``msgctxt "contract"``); an unknown id as it is, "—" for none."""
+    if isinstance(contract, str):
+        if isinstance(profile, str):
+            profile = PROFILES.get(profile)
+        found = (profile.contracts if profile is not None else CONTRACTS).get(contract)
+    else:
+        found = contract
+    if found is None:
+        return "—" if contract is None else str(contract)
+    return str(pgettext("contract", found.name_en))
+
+
+def profile_name(profile: Profile | str) -> str:
+    """A profile (or its id) named in the page's language (``msgctxt "profile"``)."""
+    found = PROFILES.get(profile) if isinstance(profile, str) else profile
+    return str(profile) if found is None else str(pgettext("profile", found.name_en))
+
+
+def profile_description(profile: Profile) -> str:
+    """A profile's one-line description in the page's language."""
+    return str(pgettext("profile-description", profile.description_en))
 
 
 # --- numbers and cards ---------------------------------------------------------------------
@@ -340,7 +373,9 @@ def init_words(app: Flask) -> None:
                                  decimal=decimal, payment_text=payment_text, red_suits=red_suits,
                                  datetime=local_datetime, date=local_date, time=local_time,
                                  iso=iso_utc, face=card_face)
-    app.jinja_env.globals.update(rule_name=rule_name, ruling_label=ruling_label,
+    app.jinja_env.globals.update(contract_name=contract_name, profile_name=profile_name,
+                                 profile_description=profile_description, rule_name=rule_name,
+                                 ruling_label=ruling_label,
                                  ruling_kinds=RULING_KINDS, SCORES=SCORES,
                                  LANGUAGE_NAMES=LANGUAGE_NAMES, time_zone=time_zone,
                                  call_text=call_text, call_what=call_what,

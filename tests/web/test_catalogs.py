@@ -14,6 +14,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from app.config import DEFAULTS
+from app.rules import PROFILES
 from app.rules.play import RULE_IDS, rule_sentence
 from app.rules.results import EARLY_END
 from app.web.messages import PLURALS, TERM_IDS
@@ -25,6 +26,16 @@ CATALOGS = sorted(p.parent.parent.name for p in TRANSLATIONS.glob("*/LC_MESSAGES
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]")
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "_l": None, "lazy_gettext": None,
             "pgettext": ((1, "c"), 2), "Text": None}   # Text: a service's message (app/services/errors.py)
+
+
+def name_messages() -> list[tuple[str, str]]:
+    """The names of app/web/words.py contract_name, profile_name and profile_description:
+    (context, English name)."""
+    found = []
+    for profile in PROFILES.values():
+        found += [("profile", profile.name_en), ("profile-description", profile.description_en)]
+        found += [("contract", contract.name_en) for contract in profile.contracts.values()]
+    return found
 
 
 def source_messages() -> dict[tuple[str | None, str], str | None]:
@@ -44,6 +55,7 @@ def source_messages() -> dict[tuple[str | None, str], str | None]:
     for rule in RULE_IDS:
         found.setdefault((None, rule_sentence(rule)), None)
     found.setdefault((None, EARLY_END), None)      # the engine's Explanation of an early end
+    found.update(dict.fromkeys(name_messages()))
     for plural, (singular, _count) in PLURALS.items():
         found[(None, singular)] = plural
     for kind, ids in TERM_IDS.items():
