@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from flask import Response, abort, jsonify, request
 
 from app.db import get_session
+from app.security import id_arg
 from app.services import queries
 from app.web.words import current_lang, iso_utc
 
@@ -30,6 +31,24 @@ def found_or_404(value: T | None) -> T:
 
 def load_game_or_404(game_id: int) -> Any:
     return found_or_404(queries.get_game(get_session(), game_id))
+
+
+def new_hand_row(game: Any) -> tuple[int, bool]:
+    """(hand row index, taken) of a new hand's entry. The address names the row the entry is
+    for (``row``): when another phone recorded that row meanwhile, the entry stays on it
+    (``taken``: saving offers to replace theirs), never carried to the next hand or added
+    twice."""
+    row = request.args.get("row", type=id_arg)
+    if row is not None and 1 <= row <= len(game.hands):
+        return row - 1, True
+    return len(game.hands), False
+
+
+def stored_row_or_404(game: Any, row: int) -> int:
+    """The index of stored hand row ``row`` (1-based), or 404."""
+    if not 1 <= row <= len(game.hands):
+        abort(404)
+    return row - 1
 
 
 def safe_next(target: str | None, default: str = "/") -> str:

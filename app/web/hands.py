@@ -14,13 +14,12 @@ from app.db import get_session
 from app.forms.games import VersionedForm
 from app.forms.hands import SetupForm, hand_form_class
 from app.rules import RecordError
-from app.security import id_arg
 from app.services import draft, entry, queries
 from app.services import hands as hands_service
 from app.services import setup as setup_service
 from app.services.errors import BadInput, ConflictError, NothingChanged
 from app.web.auth import actor, director_reason
-from app.web.games import lang, load_game_or_404
+from app.web.common import lang, load_game_or_404, new_hand_row, stored_row_or_404
 from app.web.messages import field_label, translate_error
 from app.web.words import signed
 
@@ -52,20 +51,14 @@ def _step_url(game_id: int, index: int, editing: bool, **params: Any) -> str:
 @bp.route("/games/<int:game_id>/hands/new", methods=["GET", "POST"])
 def new(game_id: int) -> Any:
     game = load_game_or_404(game_id)
-    row = request.args.get("row", type=id_arg)
-    if row is not None and 1 <= row <= len(game.hands):
-        # another phone recorded this entry's hand row meanwhile: the entry stays on that
-        # row (offered to replace theirs), never carried to the next hand or added twice
-        return _entry(game, row - 1, taken=True)
-    return _entry(game, len(game.hands))
+    index, taken = new_hand_row(game)
+    return _entry(game, index, taken=taken)
 
 
 @bp.route("/games/<int:game_id>/hands/<int:row>/edit", methods=["GET", "POST"])
 def edit(game_id: int, row: int) -> Any:
     game = load_game_or_404(game_id)
-    if not 1 <= row <= len(game.hands):
-        abort(404)
-    return _entry(game, row - 1)
+    return _entry(game, stored_row_or_404(game, row))
 
 
 @bp.post("/games/<int:game_id>/hands/last/delete")

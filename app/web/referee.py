@@ -28,7 +28,7 @@ from app.services import setup as setup_service
 from app.services.errors import BadInput, ConflictError, NothingChanged
 from app.web import referee_view as view_of
 from app.web.auth import actor, director_reason
-from app.web.games import lang, load_game_or_404
+from app.web.common import lang, load_game_or_404, new_hand_row, stored_row_or_404
 from app.web.messages import translate_error
 from app.web.words import violation_row
 
@@ -42,21 +42,14 @@ SETUP_KEYS = ("contract", "trump", "leader", "auction")
 @bp.route("/games/<int:game_id>/hands/tricks", methods=["GET", "POST"])
 def tricks(game_id: int) -> Any:
     game = load_game_or_404(game_id)
-    # the address names the hand row this entry is for: when another phone recorded that
-    # row meanwhile, the cards entered here stay on it (offered to replace theirs), and are
-    # never carried over to the next hand or added a second time
-    row = request.args.get("row", type=id_arg)
-    if row is not None and 1 <= row <= len(game.hands):
-        return _tricks(game, row - 1, taken=True)
-    return _tricks(game, len(game.hands))
+    index, taken = new_hand_row(game)      # the cards entered stay on the row they were for
+    return _tricks(game, index, taken=taken)
 
 
 @bp.route("/games/<int:game_id>/hands/<int:n>/tricks", methods=["GET", "POST"])
 def correct_tricks(game_id: int, n: int) -> Any:
     game = load_game_or_404(game_id)
-    if not 1 <= n <= len(game.hands):
-        abort(404)
-    return _tricks(game, n - 1)
+    return _tricks(game, stored_row_or_404(game, n))
 
 
 def _state_url(game_id: int, index: int, editing: bool, setup: setup_service.Setup,
