@@ -490,16 +490,5 @@ def _ruling_error_key(e: RecordError, index: int) -> tuple[str, str]:
 
 
 def _hand_page(game: Any, index: int, form: RulingForm | None, errors: dict[str, list[str]],
-               status: int, share: str | None = None) -> Any:
-    players = list(game.record["players"])
-    result = queries.replay_game(game)
-    view = view_of.hand_record_view(result, index, players, lang())
-    return render_template("referee/hand.html", h=view, game_id=game.id, players=players,
-                           profile=result.profile, form=form, errors=errors,
-                           version=game.version, lang=lang(), share=share,
-                           n_rows=len(game.hands)), status
-
-
-def hand_page(game: Any, index: int, share: str) -> Any:
-    """A hand's record, read-only, behind the game's share link `share`."""
-    return _hand_page(game, index, None, {}, 200, share=share)
+               status: int) -> Any:
+    return view_of.hand_record_page(game, index, form, errors, status)

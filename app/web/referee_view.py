@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from flask import render_template
 from flask_babel import ngettext
 
 from app.rules.cards import BIT, SUIT_MASK, SUITS, Card, cards_of
 from app.rules.errors import InputError
 from app.rules.hand import HandState, turn_order
+from app.services import queries
 from app.services.setup import Setup
 from app.web.messages import translate_error
 from app.web.words import (
@@ -23,6 +25,7 @@ from app.web.words import (
     _,
     card_face,
     card_view,
+    current_lang,
     early_end_text,
     rule_demand,
     rule_name,
@@ -308,3 +311,16 @@ def hand_record_view(result: Any, index: int, players: list[str], lang: str) -> 
         "made_king": h.made_king, "negative": h.contract.negative,
         "totals": list(h.running_totals),   # after this hand, not the game's final ones
     }
+
+
+def hand_record_page(game: Any, index: int, form: Any, errors: dict[str, list[str]],
+                     status: int, share: str | None = None) -> Any:
+    """The hand record page (with the ruling form, or read-only behind the share link
+    ``share``), from the game's kept replay."""
+    players = list(game.record["players"])
+    result = queries.replay_game(game)
+    view = hand_record_view(result, index, players, current_lang())
+    return render_template("referee/hand.html", h=view, game_id=game.id, players=players,
+                           profile=result.profile, form=form, errors=errors,
+                           version=game.version, lang=current_lang(), share=share,
+                           n_rows=len(game.hands)), status

@@ -11,7 +11,7 @@ from app.db import get_session
 from app.services import confirm, links
 from app.web import printing
 from app.web.common import found_or_404, stamp_response
-from app.web.referee import hand_page
+from app.web.referee_view import hand_record_page
 from app.web.sheet_view import render_sheet
 
 bp = Blueprint("share", __name__)
@@ -38,7 +38,7 @@ def hand(token: str, n: int) -> Any:
     game = shared_or_404(token)
     if not 1 <= n <= len(game.hands):
         abort(404)
-    return hand_page(game, n - 1, share=token)
+    return hand_record_page(game, n - 1, None, {}, 200, share=token)
 
 
 @bp.get("/s/<token>/sheet.pdf")
