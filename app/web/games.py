@@ -19,8 +19,7 @@ from app.services import games as games_service
 from app.services.errors import BadInput
 from app.web import changelog
 from app.web.auth import actor, game_access, user
-from app.web.common import lang as lang  # re-exported for web/hands.py, web/referee.py (temporary)
-from app.web.common import load_game_or_404 as load_game_or_404  # re-exported, as lang
+from app.web.common import lang, load_game_or_404
 from app.web.diagram import table_svg
 from app.web.messages import service_text, translate_error
 from app.web.sheet_view import render_sheet
