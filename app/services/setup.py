@@ -172,7 +172,7 @@ def _rifki(ctx: entry.Context, contract: str | None, trump: str | None) -> Setup
 def _contract_word(ctx: entry.Context, cid: str) -> str:
     """A contract id as a word of a message (translated by the web), or as typed."""
     known = ctx.profile.contracts.get(cid)
-    return contract_term(cid, known.name("en")) if known is not None else cid
+    return contract_term(cid, known.name_en) if known is not None else cid
 
 
 def _with(step: SetupStep, *problems: RecordError) -> SetupStep:
