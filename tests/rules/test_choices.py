@@ -7,6 +7,7 @@ number of hands; the next hand is probed with each candidate setup and a valid e
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -46,6 +47,16 @@ def position(profile_id: str, options: dict, seed: int, at_end: bool = False
     n = PROFILES[profile_id].n_hands
     k = n if at_end else rng.randrange(n)
     return random_game(profile_id, rng, options or None, with_deal=False, hands=k), rng
+
+
+def next_hand_at(profile_id: str, options: dict, seed: int
+                 ) -> tuple[dict, random.Random, Any, NextChoices, list[str] | None]:
+    """A random position, its replay, the engine's answers after it and a random legal
+    auction of the next hand (None when it is no fiesta)."""
+    record, rng = position(profile_id, options, seed)
+    result = load(record)
+    choices = NextChoices(result)
+    return record, rng, result, choices, auction_for(choices, rng)
 
 
 def with_hand(record: dict, hand: dict) -> dict:
@@ -92,10 +103,7 @@ def auction_for(choices: NextChoices, rng: random.Random) -> list[str] | None:
 
 @pytest.mark.parametrize(("profile_id", "options", "seed"), CASES)
 def test_offered_contracts_are_those_the_record_check_accepts(profile_id, options, seed):
-    record, rng = position(profile_id, options, seed)
-    result = load(record)
-    choices = NextChoices(result)
-    calls = auction_for(choices, rng)
+    record, rng, result, choices, calls = next_hand_at(profile_id, options, seed)
     offered = choices.contracts(calls)
     assert offered, "a game not over always has a next contract"
     for cid in [*PROFILES[profile_id].contracts, "bogus"]:
@@ -184,10 +192,7 @@ def test_a_game_over_offers_nothing_and_says_so_as_load_does(profile_id):
 
 @pytest.mark.parametrize(("profile_id", "options", "seed"), CASES)
 def test_setups_gather_the_answers(profile_id, options, seed):
-    record, rng = position(profile_id, options, seed)
-    result = load(record)
-    choices = NextChoices(result)
-    calls = auction_for(choices, rng)
+    record, rng, result, choices, calls = next_hand_at(profile_id, options, seed)
     setups = choices.setups(calls)
     assert setups.index == len(record["hands"]) and setups.next == result.next
     assert setups.contracts == choices.contracts(calls)
