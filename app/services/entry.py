@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules import RecordError, entry_problems
+from app.rules import RecordError
 from app.rules.auction import Auction, run_auction
 from app.rules.cards import cards_of
 from app.rules.choices import contract_choices
@@ -53,14 +53,6 @@ def context(record: dict[str, Any], index: int) -> Context:
     existing_result = whole.hands[index] if existing is not None and whole is not None else None
     return Context(index, result.profile, dict(record.get("options") or {}), list(record["players"]),
                    result.next, result, existing, existing_result, record)
-
-
-def hand_problems(record: dict[str, Any], index: int, hand: dict[str, Any]) -> list[RecordError]:
-    """Every problem of ``hand`` entered as hand ``index`` of ``record``, all at once (for the
-    page; saving still reports the first). Empty when the hand itself is fine."""
-    data = dict(record)
-    data["hands"] = list(record.get("hands", []))[:index] + [hand]
-    return entry_problems(data, index)
 
 
 # --- the auction ---------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from app.rules import load
+from app.rules import entry_problems, load
 from app.services import entry
 from app.services import setup as svc
 from tests.conftest import base_record
@@ -72,7 +72,8 @@ def test_only_the_leaders_the_engine_accepts_are_offered(profile: str, calls: st
                 hand["trump"] = "S"
             if cid == "433":
                 continue
-            problems = entry.hand_problems(ctx.record, 6, hand)
+            # the record check itself, on the record with this hand as hand 7
+            problems = entry_problems({**ctx.record, "hands": ctx.record["hands"][:6] + [hand]}, 6)
             refused = any(p.field.endswith(".leader") for p in problems)
             assert refused == (seat not in seats), (cid, seat, problems)
     # the owner as leader of nulos: refused at the setup step, in the engine's words
