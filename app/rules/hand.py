@@ -23,6 +23,7 @@ from app.rules.play import (
     play_out,
     play_rules,
     referee_for,
+    turn_order,
 )
 from app.rules.profiles import Contract, Options, Profile, get_profile
 from app.rules.record import parse_suit
@@ -221,12 +222,6 @@ class HandState:
         if w["current"]:
             return int(w["leaders"][-1])
         return int(w["winners"][-1]) if w["winners"] else self.leader
-
-
-def turn_order(leader: int) -> tuple[int, int, int, int]:
-    """The seats of a trick in the order they play, from its leader (play goes to the left:
-    seat + 1)."""
-    return (leader, (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3)
 
 
 def _card(card: str | int) -> int:

@@ -119,6 +119,12 @@ class PlayOutcome:
     violations: list[Violation] = field(default_factory=list)
 
 
+
+def turn_order(leader: int) -> tuple[int, int, int, int]:
+    """The seats of a trick in the order they play, from its leader (play goes to the left:
+    seat + 1; :func:`play_out` unrolls the same order in its loop)."""
+    return (leader, (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3)
+
 # C901: one loop over every trick of every hand, unrolled over the four plays (the judging
 # and the winner) because it is the engine's hot path; what runs once per hand is split out.
 def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int,  # noqa: C901

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from app.rules.cards import BIT, Card, cards_of
-from app.rules.play import Violation
+from app.rules.play import Violation, turn_order
 from app.rules.profiles import Contract, Options, Profile
 from app.rules.quota import Quota
 from app.rules.record import CANON, CARD_CODES
@@ -114,7 +114,7 @@ class HandResult:
     @property
     def trick_seats(self) -> tuple[tuple[int, ...], ...]:
         """For each trick, the seat that played each card, in card order (the leader first)."""
-        return tuple((lead, (lead + 1) & 3, (lead + 2) & 3, (lead + 3) & 3)[:len(trick)]
+        return tuple(turn_order(lead)[:len(trick)]
                      for lead, trick in zip(self.trick_leaders, self.trick_cards, strict=False))
 
     @property
