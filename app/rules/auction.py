@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from app.rules.errors import InputError, RecordError, RuleError
-from app.rules.profiles import PROFILES, Contract, Profile
+from app.rules.profiles import PROFILES, Contract, Options, Profile
 from app.rules.schedule import Slot
 
 BIDDING, ANSWER, RAISE, ULTIMATUM, DONE = "bidding", "answer", "raise", "ultimatum", "done"
@@ -33,12 +33,42 @@ def bid_points(bid: str) -> int:
     return TRICK_BID_POINTS * n if bid[0] == "+" else NULL_BID_POINTS * n
 
 
+@dataclass(frozen=True, slots=True)
+class SaleTerms:
+    """What the buyer of a fiesta pays its owner (RULES.md 1.3 "Settlement"): ``most`` is the
+    bid's points; with ``per_trick`` the payment is that much for each trick the owner took,
+    up to ``most`` (a -N sale of subastas under ``settlement: tricks``), else ``most``."""
+
+    bid: str
+    most: int
+    per_trick: int = 0
+
+    def payment(self, owner_tricks: int) -> int:
+        if not self.per_trick:
+            return self.most
+        return min(self.most, self.per_trick * owner_tricks)
+
+
+def sale_terms(profile: Profile, options: Options, bid: str) -> SaleTerms:
+    """The settlement of a sale at ``bid`` -- the one place that reads the option
+    ``settlement``. After a +N sale, and in ``fiestas`` (no such option), the buyer pays the
+    full bid whatever the hand yields; after a -N sale of ``subastas`` the seed's own words
+    ("recibe puntos por tantas bazas del competidor como las que había ofrecido ... la suma
+    del competidor no disminuye") make it 75 a trick the owner took, up to N, unless the
+    table chose ``bid``."""
+    points = bid_points(bid)
+    by_tricks = (bid[0] == "-" and any(spec.name == "settlement" for spec in profile.options)
+                 and options.settlement == "tricks")
+    return SaleTerms(bid, points, NULL_BID_POINTS if by_tricks else 0)
+
+
 @dataclass(slots=True)
 class AuctionOutcome:
     sale: bool = False
     declarer: int | None = None     # the buyer after a sale
     bid: str | None = None          # the winning bid after a sale
-    payment: int = 0                # what the buyer pays the owner
+    payment: int = 0                # the bid's points: what the buyer pays the owner, or its
+                                    # ceiling (see sale_terms)
     reason: str = "no-bids"         # sale | no-bids | withdrawn | rejected | refused
     bids: int = 0                   # +N/-N calls made (the subastas 433 rule)
     contracts: tuple[str, ...] = ()  # what may be played now

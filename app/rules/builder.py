@@ -19,6 +19,7 @@ from app.rules.auction import (
     fiesta_contract_error,
     run_auction,
     sale_of,
+    sale_terms,
 )
 from app.rules.counting import count_replay
 from app.rules.entries import EntryChecks, Played, contract_word, counts_of, entry_mode
@@ -126,6 +127,7 @@ class GameBuilder(EntryChecks):
             return self._hand_result(facts, entry, [0, 0, 0, 0], [0, 0, 0, 0], True, AS_PLAYED,
                                      False)
         played_points, made_king = self._played_points(facts, entry)
+        self._settle(facts, entry)
         ruling = AS_PLAYED
         if "ruling" in hand:
             ruling = read_ruling(hand["ruling"], contract, f"{fld}.ruling")
@@ -214,6 +216,22 @@ class GameBuilder(EntryChecks):
         made_king = (contract.trump_game and self.profile.kings
                      and self.profile.n_tricks in entry.counts.get("tricks", ()))
         return hand_points(contract, entry.counts), made_king
+
+    def _settle(self, facts: HandFacts, entry: _Entry) -> None:
+        """A sale's payment once the hand is known (:func:`app.rules.auction.sale_terms`):
+        after a -N sale of subastas it may depend on the tricks the owner took as played (a
+        ruling replaces the points only; RULES.md §4 "Replays")."""
+        if facts.bid is None or facts.declarer is None:
+            return
+        terms = sale_terms(self.profile, self.options, facts.bid)
+        if not terms.per_trick:
+            return
+        owner = facts.slot.owner
+        assert owner is not None
+        pay = terms.payment(entry.counts["tricks"][owner])
+        facts.payments = [0, 0, 0, 0]
+        facts.payments[facts.declarer] -= pay
+        facts.payments[owner] += pay
 
     def _ruled_points(self, ruling: Ruling, contract: Contract, points: list[int], fld: str
                       ) -> tuple[list[int], bool]:

@@ -176,6 +176,7 @@ class Options:
     trump_lead_ban: str = "off"     # rifki: "on" bans leading koz trumps until broken
     hearts_lead_ban: str = "kupa-rifki"  # rifki: or "all-penalties"
     rifki_void: str = "kh"          # rifki: "kh" (discard the K♥) or "heart" (any heart)
+    settlement: str = "tricks"      # subastas: "tricks" (seed 003) or "bid" (the full bid)
 
     def as_dict(self, profile: Profile) -> dict[str, str]:
         return {spec.name: getattr(self, spec.name) for spec in profile.options}
@@ -386,6 +387,10 @@ for _p in (
                      LADDER_SUBASTAS, notrump=True,
                      ultimatum_any_bid=True, owner_may_reject=True, top_bid_sells=True,
                      bids_bar_433=3,
+                     options=(OptionSpec(
+                         "settlement", ("tricks", "bid"),
+                         "after a -N sale the buyer pays 75 for each trick the owner took, "
+                         "up to N (tricks), or the full bid whatever the owner took (bid)"),),
                      # a subastas trump hand has no trump duties: only follow-suit (RULES.md 1.3)
                      play=PlayTraits(hearts_lead=frozenset(("no-hearts",)),
                                      kh_lead=frozenset(("no-kh",)))),

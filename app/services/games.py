@@ -27,9 +27,8 @@ def start_game(session: Session, *, profile: str, players: list[str], first_seat
     """A new game with no hands. `first_seat` None means: drawn by lot now, and recorded."""
     prof = get_profile(profile)
     seat = draw_first_seat(rng) if first_seat is None else first_seat
-    record: dict[str, Any] = {"format": RECORD_FORMAT, "profile": prof.id}
-    if options:
-        record["options"] = dict(options)
+    record: dict[str, Any] = {"format": RECORD_FORMAT, "profile": prof.id,
+                              "options": dict(options or {})}     # every one: create_game
     record["players"] = list(players)
     record[prof.seat_key] = seat
     record["hands"] = []

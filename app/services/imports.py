@@ -23,7 +23,7 @@ from app.models import AuditAction, AuditEntry, Game, GameStatus, Seat
 from app.rules import RecordError
 from app.rules.limits import read_json
 from app.services.errors import BadInput
-from app.services.records import checked_record
+from app.services.records import new_game_record
 from app.services.results import ResultValues, bulk_insert_results, player_ids_for, result_values
 
 CHUNK = 500
@@ -72,7 +72,7 @@ class Checked:
 def check_one(data: Any) -> Checked:
     """The canonical record and its stored result; RecordError or BadInput."""
     try:
-        record, result = checked_record(data)
+        record, result = new_game_record(data)
     except RecursionError:
         raise BadInput("record", "nested too deeply") from None
     return Checked(record, result_values(record, result))

@@ -32,6 +32,23 @@ def checked_record(data: Any, *, keep: bool = False) -> tuple[dict[str, Any], An
     return record, result
 
 
+def new_game_record(data: Any) -> tuple[dict[str, Any], Any]:
+    """(canonical record, GameResult) of a game kingsheet is about to store for the first
+    time (created, imported): every option of its profile named, with the value it was
+    read with -- the one given, or today's default for a missing one (RECORD.md: "missing
+    ones take defaults") -- so that a later change of a default never re-scores it
+    (RULES.md §4). The options go right after ``profile``."""
+    record, result = checked_record(data)
+    options = result.options.as_dict(result.profile)
+    stored: dict[str, Any] = {}
+    for key, value in record.items():
+        if key != "options":
+            stored[key] = value
+        if key == "profile":
+            stored["options"] = options
+    return stored, result
+
+
 def status_of(result: Any) -> GameStatus:
     return GameStatus.COMPLETE if result.complete else GameStatus.IN_PROGRESS
 
@@ -40,7 +57,7 @@ def create_game(session: Session, data: Any, *, who: str, action: AuditAction,
                 scorer_id: int | None = None, pins: list[str | None] | None = None) -> Game:
     """A new game from a record; `scorer_id` (its creator) becomes its first scorer and
     `pins` the seats' confirmation PINs (hashed), in the same transaction."""
-    record, result = checked_record(data)
+    record, result = new_game_record(data)
     player_ids = player_ids_for(session, record["players"], {})
     game = Game(profile=record["profile"], record=record, status=status_of(result))
     session.add(game)

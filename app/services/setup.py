@@ -17,10 +17,11 @@ translates them like any engine error.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.rules import RecordError, RuleError
+from app.rules.auction import SaleTerms, sale_terms
 from app.rules.choices import Choice, NextChoices
 from app.rules.errors import contract_term
 from app.services import entry
@@ -64,6 +65,7 @@ class SetupStep:
     chooser: int | None = None                      # rifki: who chooses
     choices: tuple[Choice, ...] = ()                # rifki: every contract, allowed or why not
     quota: Mapping[str, Any] = field(default_factory=dict)
+    terms: SaleTerms | None = None                  # fiestas: what the buyer pays, after a sale
 
     @property
     def ready(self) -> bool:
@@ -82,7 +84,11 @@ def resolve(ctx: entry.Context, contract: str | None, trump: str | None, leader:
     seat = int(leader) if leader in SEATS else None
     contract = contract or None
     if ctx.next.fiesta:
-        return _fiesta(ctx, contract, trump, seat, auction_raw or "")
+        step = _fiesta(ctx, contract, trump, seat, auction_raw or "")
+        if step.outcome is not None and step.outcome.sale:
+            step = replace(step, terms=sale_terms(ctx.profile, ctx.prefix_result.options,
+                                                  step.outcome.bid))
+        return step
     if ctx.profile.seat_key == "first_chooser":
         return _rifki(ctx, contract, trump)
     nxt = ctx.next

@@ -46,6 +46,9 @@ OPTION_LABELS = {
                                                 "all-penalties": _l("every penalty hand")}),
     "rifki_void": (_l("Void in Rıfkı"),
                    {"kh": _l("must discard the K♥"), "heart": _l("may discard any heart")}),
+    "settlement": (_l("Payment after a −N sale"),
+                   {"tricks": _l("75 for each trick the owner took, up to the bid"),
+                    "bid": _l("the whole bid, whatever the owner took")}),
 }
 
 #: The auction's numbers the pages quote (the engine's own constants).

@@ -38,6 +38,6 @@ def test_version_increments_on_every_write(session, make_game):
     gid = make_game("fiestas")
     game = session.get(Game, gid)
     assert game.version == 1
-    game.record = dict(game.record, options={})
+    game.record = dict(game.record, players=["W", "X", "Y", "Z"])
     session.commit()
     assert game.version == 2

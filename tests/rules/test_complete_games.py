@@ -50,6 +50,19 @@ def test_complete_game_totals_and_winners(profile):
     assert report["complete"] is True
 
 
+def test_complete_subastas_game_under_settlement_bid():
+    """Hand 10 of the subastas game is a -2 sale in which the owner (seat 3) took 1 trick:
+    the default (``tricks``) pays 75·min(2, 1) = 75, as *_expected.json says; under
+    ``settlement: bid`` the buyer pays the full 150, so seat 0 ends 75 lower and seat 3
+    75 higher (by hand: -55 and 245)."""
+    record, expected = load("subastas")
+    report = score_record({**record, "options": {"settlement": "bid"}})
+    assert report["hands"][9]["payments"] == [-150, 0, 0, 150]
+    assert report["totals"] == [-55, -130, -60, 245]
+    assert expected["totals"] == [20, -130, -60, 170]
+    assert report["hands"][:9] == score_record(record)["hands"][:9]
+
+
 @pytest.mark.parametrize("profile", PROFILES)
 def test_complete_game_through_cli(profile):
     _, expected = load(profile)

@@ -21,7 +21,7 @@ from .helpers import (RU32_ORDER, Ctx, filler, legal, position, rec, record_for,
 PROFILE_OPTIONS = {
     "ru32": [{}, {"keep_kh": "on"}],
     "fiestas": [{}],
-    "subastas": [{}],
+    "subastas": [{}, {"settlement": "bid"}],
     "rifki": [{}, {"choice_limit": "free"}, {"must_overtake": "all", "trump_lead_ban": "on"},
               {"must_overtake": "koz", "hearts_lead_ban": "all-penalties", "rifki_void": "heart"}],
 }
@@ -90,6 +90,26 @@ def _as_entry(profile: str, hand: dict, taken: list[list[str]], winners: list[in
     return out
 
 
+def _settled(profile: str, options: dict, hand: dict, rh: dict) -> list[int]:
+    """The payments RULES.md 1.2/1.3 give a hand, worked out from its calls: the buyer's
+    last bid pays 25 a trick (+N) or 75 a null (-N); after a -N sale in subastas under
+    ``settlement: tricks`` (the default) only 75 for each trick the owner took, up to N."""
+    pay = [0, 0, 0, 0]
+    buyer, owner = rh["declarer"], rh["owner"]
+    if not rh["counted"] or buyer is None or buyer == owner:
+        return pay
+    bid = [c.split(":")[1] for c in hand["auction"] if c.startswith(f"{buyer}:")
+           and c.split(":")[1][0] in "+-"][-1]
+    n = int(bid[1:])
+    value = 25 * n if bid[0] == "+" else 75 * n
+    if bid[0] == "-" and profile == "subastas" and options.get("settlement", "tricks") == "tricks":
+        taken = (rh["trick_winners"].count(owner) if rh["trick_winners"]
+                 else hand.get("counts", hand.get("captures", {}))["tricks"][owner])
+        value = 75 * min(n, taken)
+    pay[buyer], pay[owner] = -value, value
+    return pay
+
+
 @SETTINGS
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32 - 1))
 def test_random_legal_games_are_zero_sum_and_clean(case, seed):
@@ -102,6 +122,7 @@ def test_random_legal_games_are_zero_sum_and_clean(case, seed):
     for hand, rh in zip(record["hands"], report["hands"]):
         assert rh["total"] == rh["expected_total"] == sum(rh["points"])
         assert sum(rh["payments"]) == 0
+        assert rh["payments"] == _settled(profile, options, hand, rh)
         assert rh["violations"] == []
         running = [r + p + q for r, p, q in zip(running, rh["points"], rh["payments"])]
         assert rh["running_totals"] == running

@@ -29,7 +29,10 @@ def test_start_rifki_records_the_2d_holder(session):
     game = start_game(session, profile="rifki", players=PLAYERS, first_seat=2,
                       options={"choice_limit": "free"})
     assert game.record["first_chooser"] == 2
-    assert game.record["options"] == {"choice_limit": "free"}
+    # every option named (RULES.md §4): the one chosen, the others at their defaults
+    assert game.record["options"] == {"choice_limit": "free", "must_overtake": "no",
+                                      "trump_lead_ban": "off", "hearts_lead_ban": "kupa-rifki",
+                                      "rifki_void": "kh"}
 
 
 def test_start_game_refuses_bad_options(session):

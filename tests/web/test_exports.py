@@ -25,10 +25,11 @@ def no_runner(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def score_free(record: dict[str, Any]) -> dict[str, Any]:
-    """The record as stored (canonical), whose fingerprint the PDF footer prints."""
-    from app.rules import normalize_record
+    """The record as stored (canonical, every option named), whose fingerprint the PDF
+    footer prints."""
+    from app.services.records import new_game_record
 
-    return normalize_record(record)
+    return new_game_record(record)[0]
 
 
 def _job_id(response: Any) -> str:

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from app.rules import normalize_record, score_record
+from app.rules import PROFILES, normalize_record, score_record
 from tests.conftest import PLAYERS, load_record
 from tests.web.helpers import csrf_from, record_of, upload
 
@@ -81,7 +81,9 @@ def test_import_with_csrf_token_then_export_is_identical(csrf_app):
         assert r.status_code == 302, r.get_data(as_text=True)
         gid = int(re.search(r"/games/(\d+)$", r.headers["Location"]).group(1))
         exported = record_of(client, gid)
-        assert exported == normalize_record(data)  # canonical cards (the file has "qh", "Q♦")
+        # canonical cards (the file has "qh", "Q♦"), every option named (RULES.md §4)
+        every_option = PROFILES[name].parse_options(data.get("options")).as_dict(PROFILES[name])
+        assert exported == {**normalize_record(data), "options": every_option}
         assert client.get(f"/games/{gid}/report.json").get_json() == score_record(data)
         r = client.post("/games/import", data={**upload(exported), "csrf_token": token},
                         content_type="multipart/form-data")
@@ -178,7 +180,10 @@ def test_report_json_equals_engine_report(client, make_game):
     data = load_record("rifki_complete.json")
     gid = make_game(record=data)
     assert client.get(f"/games/{gid}/report.json").get_json() == score_record(data)
-    assert json.loads(client.get(f"/games/{gid}/record.json").data) == normalize_record(data)
+    stored = json.loads(client.get(f"/games/{gid}/record.json").data)
+    assert stored == {**normalize_record(data), "options": {
+        "choice_limit": "3+2", "must_overtake": "no", "trump_lead_ban": "off",
+        "hearts_lead_ban": "kupa-rifki", "rifki_void": "kh"}}    # every option named
 
 
 def test_audit_log_page(client, make_game):

@@ -97,3 +97,39 @@ def test_rifki_change_of_choice_keeps_the_typed_counts(client: Any, make_game: A
     r = client.post(f"/games/{gid}/hands/new?mode=counts&change=setup", data=typed)
     html = r.get_data(True)
     assert 'id="choose"' in html and '<input type="hidden" name="tricks_0" value="4">' in html
+
+
+#: subastas hand 7: Carla (2) owns it; Dani buys at -2
+MINUS_2 = "3:-2,0:pass,1:pass,owner:accept"
+
+
+def test_a_minus_sale_says_what_the_buyer_pays_under_the_settlement(client: Any,
+                                                                    make_game: Any) -> None:
+    """RULES.md 1.3 "Settlement": the page names the payment before the hand is typed, and
+    the saved hand pays what the owner's tricks give (here 1 trick: 75, not 150)."""
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    gid = int(make_game("subastas", hands=NEGATIVES))
+    html = client.get(f"/games/{gid}/hands/new", query_string={"auction": MINUS_2}).get_data(True)
+    outcome = re.sub(r"\s+", " ", html[html.index('id="auction-outcome"'):].split("</p>")[0])
+    assert "Dani compra a -2 y paga a Carla 75 por cada baza que tome Carla, hasta 150." in outcome
+    data = counts_form({"tricks": [4, 4, 1, 4]}, version_of(client, gid), auction=MINUS_2,
+                       contract="nulos")
+    assert client.post(f"/games/{gid}/hands/new", data=data).status_code == 302
+    report = client.get(f"/games/{gid}/report.json").get_json()
+    assert report["hands"][6]["payments"] == [0, 0, 75, -75]
+    sheet = client.get(f"/games/{gid}").get_data(True)
+    assert 'class="pay" title="Pago">+75<' in sheet and 'class="pay" title="Pago">−75<' in sheet
+
+    bid = int(make_game("subastas", hands=NEGATIVES, options={"settlement": "bid"}))
+    html = client.get(f"/games/{bid}/hands/new", query_string={"auction": MINUS_2}).get_data(True)
+    assert "Dani compra a -2 y paga 150 a Carla." in html
+
+
+def test_the_new_game_form_offers_the_settlement(client: Any) -> None:
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    html = client.get("/games/new").get_data(True)
+    block = html[html.index('data-profile="subastas"'):].split("</details>")[0]
+    assert "Pago tras una venta a −N" in block and 'name="opt_settlement"' in block
+    chosen = re.search(r'<option value="(\w+)" selected>([^<]*)</option>', block)
+    assert chosen and chosen.groups() == (
+        "tricks", "75 por cada baza que tomó el dueño, hasta la apuesta · habitual")
