@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from app.rules.auction import sale_terms
 from app.rules.cards import BIT, Card, cards_of
 from app.rules.play import Violation, turn_order
 from app.rules.profiles import Contract, Options, Profile
@@ -33,6 +34,12 @@ AS_PLAYED = Ruling()
 
 #: The template of :attr:`HandResult.early_end` (``cards`` printed as symbols, spaced).
 EARLY_END = "every scoring card has been taken (the last, %(cards)s, at trick %(trick)s)"
+#: The templates of :meth:`GameResult.payment_note` (RULES.md 1.3 "Settlement").
+PAYMENT_PER_TRICK = ("%(buyer)s bought at %(bid)s: %(per)s for each trick %(owner)s took "
+                     "(%(tricks)s), up to %(most)s; %(buyer)s pays %(owner)s %(paid)s")
+PAYMENT_BID = "%(buyer)s bought at %(bid)s: %(buyer)s pays %(owner)s the whole bid, %(paid)s"
+#: Every template of an :class:`Explanation` (each is a msgid of the app's catalogs).
+EXPLANATIONS = (EARLY_END, PAYMENT_PER_TRICK, PAYMENT_BID)
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +226,23 @@ class GameResult:
     #: the builder's state after these hands, to add or preview the next hand without
     #: replaying them (:func:`app.rules.choices.preview`, :func:`~app.rules.choices.append`)
     state: GameState | None = field(default=None, compare=False, repr=False)
+
+    def payment_note(self, index: int) -> Explanation | None:
+        """How the sale of hand ``index`` was settled (:func:`app.rules.auction.sale_terms`):
+        code ``payment-per-trick`` (a -N sale of subastas under ``settlement: tricks``:
+        params ``per``, ``tricks`` the owner took, ``most``) or ``payment-bid``; with
+        ``buyer``, ``owner`` (names), ``bid`` and ``paid``. None without a counted sale."""
+        h = self.hands[index]
+        if h.bid is None or h.declarer is None or h.owner is None or not h.counted:
+            return None
+        terms = sale_terms(self.profile, self.options, h.bid)
+        players = self.record.players
+        params: dict[str, object] = {"buyer": players[h.declarer], "owner": players[h.owner],
+                                     "bid": h.bid, "paid": h.payments[h.owner]}
+        if terms.per_trick:
+            params.update(per=terms.per_trick, most=terms.most, tricks=h.counts["tricks"][h.owner])
+            return Explanation("payment-per-trick", PAYMENT_PER_TRICK, MappingProxyType(params))
+        return Explanation("payment-bid", PAYMENT_BID, MappingProxyType(params))
 
     @property
     def kings(self) -> tuple[int, ...]:

@@ -27,6 +27,7 @@ from app.web.words import (
     card_view,
     current_lang,
     early_end_text,
+    explanation_text,
     rule_demand,
     rule_name,
     suit_color,
@@ -293,13 +294,15 @@ def hand_record_view(result: Any, index: int, players: list[str], lang: str) -> 
     violations = [violation_row(v, players) for v in h.violations]
     flagged = {(v["trick"], v["seat"]) for v in violations}
     early = early_end_text(h.contract, h.tricks_played) if h.ended_early else None
+    note = result.payment_note(index)
     return {
         "index": index, "row": index + 1, "number": h.number, "contract": h.contract,
         "trump": h.trump, "mode": h.mode,
         "dealer": h.dealer, "owner": h.owner, "chooser": h.chooser, "declarer": h.declarer,
         "leader": h.leader, "bid": h.bid, "auction": list(h.auction),
         "played_points": list(h.played_points), "points": list(h.points),
-        "payments": list(h.payments), "has_payment": any(h.payments),
+        "payments": list(h.payments), "has_payment": any(h.payments) or note is not None,
+        "payment_note": explanation_text(note) if note is not None else None,
         "total": h.total, "expected_total": h.expected_total, "counted": h.counted,
         "running_totals": list(h.running_totals),
         "tricks": trick_rows(h.tricks, h.trick_seats, h.trick_winners, flagged),

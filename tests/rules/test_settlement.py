@@ -125,3 +125,17 @@ def test_tricks_entered_one_by_one_settle_like_counts(settlement, paid):
     assert hand["trick_winners"] == [0] * 13
     assert hand["points"] == [325 - 75 * 13, 325, 325, 325]
     assert hand["payments"] == [-paid, 0, 0, paid]
+
+
+def test_the_payment_note_explains_the_settlement():
+    from app.rules import load
+
+    tricks, _ = NULOS[1]
+    hands7 = {"contract": "nulos", "counts": {"tricks": tricks}}
+    per_trick = load(game("subastas", MINUS_2, hands7)).payment_note(6)
+    assert per_trick is not None and per_trick.code == "payment-per-trick"
+    assert dict(per_trick.params) == {"buyer": "Ana", "owner": "Dani", "bid": "-2", "paid": 75,
+                                      "per": 75, "most": 150, "tricks": 1}
+    whole = load(game("subastas", MINUS_2, hands7, {"settlement": "bid"})).payment_note(6)
+    assert whole is not None and whole.code == "payment-bid" and whole.params["paid"] == 150
+    assert load(game("subastas", MINUS_2, hands7)).payment_note(0) is None     # no sale

@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 from app.config import DEFAULTS
 from app.rules import PROFILES
 from app.rules.play import RULE_IDS, rule_sentence
-from app.rules.results import EARLY_END
+from app.rules.results import EXPLANATIONS
 from app.web.messages import PLURALS, TERM_IDS
 from tests.web.test_messages import engine_templates
 
@@ -54,7 +54,8 @@ def source_messages() -> dict[tuple[str | None, str], str | None]:
         found.setdefault((None, template), None)
     for rule in RULE_IDS:
         found.setdefault((None, rule_sentence(rule)), None)
-    found.setdefault((None, EARLY_END), None)      # the engine's Explanation of an early end
+    for template in EXPLANATIONS:                 # the engine's Explanations (early end, payment)
+        found.setdefault((None, template), None)
     found.update(dict.fromkeys(name_messages()))
     for plural, (singular, _count) in PLURALS.items():
         found[(None, singular)] = plural

@@ -119,10 +119,19 @@ def test_a_minus_sale_says_what_the_buyer_pays_under_the_settlement(client: Any,
     assert report["hands"][6]["payments"] == [0, 0, 75, -75]
     sheet = client.get(f"/games/{gid}").get_data(True)
     assert 'class="pay" title="Pago">+75<' in sheet and 'class="pay" title="Pago">−75<' in sheet
+    # the hand's page says how the payment was settled (RULES.md 1.3)
+    page = re.sub(r"\s+", " ", client.get(f"/games/{gid}/hands/7").get_data(True))
+    assert ("Pago: Dani compró a -2: 75 por cada baza que tomó Carla (1), hasta 150; "
+            "Dani paga 75 a Carla") in page
 
     bid = int(make_game("subastas", hands=NEGATIVES, options={"settlement": "bid"}))
     html = client.get(f"/games/{bid}/hands/new", query_string={"auction": MINUS_2}).get_data(True)
     assert "Dani compra a -2 y paga 150 a Carla." in html
+    data = counts_form({"tricks": [4, 4, 1, 4]}, version_of(client, bid), auction=MINUS_2,
+                       contract="nulos")
+    assert client.post(f"/games/{bid}/hands/new", data=data).status_code == 302
+    page = re.sub(r"\s+", " ", client.get(f"/games/{bid}/hands/7").get_data(True))
+    assert "Pago: Dani compró a -2: Dani paga a Carla la apuesta entera, 150" in page
 
 
 def test_the_new_game_form_offers_the_settlement(client: Any) -> None:
