@@ -13,8 +13,9 @@ the values those games were scored with:
   revision writes).
 
 An option the record already names is kept. Nothing else of the record changes; the
-game's version is not raised (the scores do not change: ``flask --app app games rebuild``
-after it reports 0 changed). Downgrading leaves the records as they are: naming the
+game's version is not raised, and the stored result's ``record_digest`` follows the new
+record (the scores do not change: ``flask --app app games rebuild`` after it reports 0
+changed). A sheet printed before this revision carries the old record fingerprint. Downgrading leaves the records as they are: naming the
 values the engine would take anyway changes nothing under the old code.
 
 Revision ID: every_option
@@ -23,6 +24,8 @@ Create Date: 2026-12-02 02:00:00
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from alembic import op
@@ -46,6 +49,14 @@ CHUNK = 500
 
 game = sa.table("game", sa.column("id", sa.Integer), sa.column("profile", sa.String),
                 sa.column("record", sa.JSON))
+game_result = sa.table("game_result", sa.column("game_id", sa.Integer),
+                       sa.column("record_digest", sa.String))
+
+
+def record_digest(record: dict[str, Any]) -> str:
+    """app.rules.digest as of this revision: SHA-256 of the JSON, sorted keys, no spaces."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def with_every_option(record: dict[str, Any], profile: str) -> dict[str, Any] | None:
@@ -83,6 +94,8 @@ def upgrade() -> None:
                 new = with_every_option(record, profile)
                 if new is not None:
                     bind.execute(game.update().where(game.c.id == game_id).values(record=new))
+                    bind.execute(game_result.update().where(game_result.c.game_id == game_id)
+                                 .values(record_digest=record_digest(new)))
         last = rows[-1][0]
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from app.models import Game, SeatResult
-from app.rules import score_record
+from app.models import Game, SeatResult, StoredResult
+from app.rules import digest, score_record
 from app.services.games import import_game, start_game
 from app.services.results import rebuild_results
 from tests.conftest import load_record
@@ -65,6 +65,8 @@ def _as_stored_before(session: Any, game_id: int, options: dict[str, str] | None
         record = {"format": record["format"], "profile": record["profile"], "options": options,
                   **record}
     session.execute(update(Game).where(Game.id == game_id).values(record=record))
+    session.execute(update(StoredResult).where(StoredResult.game_id == game_id)
+                    .values(record_digest=digest(record)))
     session.commit()
 
 
