@@ -186,11 +186,9 @@ class Auction:
         self.calls.append(text.strip().lower())
 
     def _out_of_turn(self, who: int | str, expected: int | str | None, text: str) -> RuleError:
-        """Why a call by ``who`` is not the call expected now."""
+        """Why a call by ``who`` is not the call expected now, saying what may be called."""
         if who == "owner":
-            return RuleError.of("", "auction-turn", '"%(call)s": the owner answers only when '
-                                "bidding has stopped; it is seat %(seat)s's call",
-                                call=text, seat=expected)
+            return self._owner_out_of_turn(expected, text)
         if isinstance(who, int) and who == self.owner:
             return RuleError.of("", "auction-owner",
                                 '"%(call)s": seat %(seat)s owns this fiesta and does not bid',
@@ -202,7 +200,28 @@ class Auction:
         if expected == "owner":
             return RuleError.of("", "auction-turn", '"%(call)s": it is the owner\'s answer',
                                 call=text)
+        if self.phase == RAISE:
+            return RuleError.of("", "auction-turn", '"%(call)s": after "es poco" only seat '
+                                "%(seat)s calls: a higher bid or withdraw", call=text,
+                                seat=expected)
+        if self.phase == ULTIMATUM:
+            return RuleError.of("", "auction-turn", '"%(call)s": after "8 o nulos" only seat '
+                                "%(seat)s calls: +8 or refuse", call=text, seat=expected)
         return RuleError.of("", "auction-turn", '"%(call)s": it is seat %(seat)s\'s call',
+                            call=text, seat=expected)
+
+    def _owner_out_of_turn(self, expected: int | str | None, text: str) -> RuleError:
+        """An owner's answer while a seat is to call: what that seat may call now."""
+        if self.phase == RAISE:
+            return RuleError.of("", "auction-turn", '"%(call)s": after "es poco" the owner has '
+                                "answered; seat %(seat)s now raises (a higher bid) or "
+                                "withdraws", call=text, seat=expected)
+        if self.phase == ULTIMATUM:
+            return RuleError.of("", "auction-turn", '"%(call)s": after "8 o nulos" the owner '
+                                "has answered; seat %(seat)s now offers +8 or refuses",
+                                call=text, seat=expected)
+        return RuleError.of("", "auction-turn", '"%(call)s": the owner answers only when '
+                            "bidding has stopped; it is seat %(seat)s's call",
                             call=text, seat=expected)
 
     def _check_bid(self, what: str, text: str, may_match: bool) -> None:

@@ -189,6 +189,34 @@ def test_illegal_call_is_rejected_at_its_index(profile, auction, index):
     assert err.field.startswith(f"hands[6].auction[{index}]"), str(err)
 
 
+OUT_OF_TURN = [
+    # (profile, auction, index, what the message says may be called now)
+    ("fiestas", ["0:+2", "owner:accept"], 1,
+     '"owner:accept": the owner answers only when bidding has stopped; it is seat 1\'s call'),
+    ("fiestas", ["0:+6", "1:pass", "2:pass", "owner:eight-or-nulos", "owner:accept"], 4,
+     '"owner:accept": after "8 o nulos" the owner has answered; seat 0 now offers +8 or '
+     "refuses"),
+    ("subastas", ["0:+2", "1:pass", "2:pass", "owner:eight-or-nulos", "owner:reject"], 4,
+     '"owner:reject": after "8 o nulos" the owner has answered; seat 0 now offers +8 or '
+     "refuses"),
+    ("fiestas", ["0:+2", "1:pass", "2:pass", "owner:too-little", "owner:eight-or-nulos"], 4,
+     '"owner:eight-or-nulos": after "es poco" the owner has answered; seat 0 now raises '
+     "(a higher bid) or withdraws"),
+    ("fiestas", ["0:+2", "1:pass", "2:pass", "owner:too-little", "1:+3"], 4,
+     '"1:+3": after "es poco" only seat 0 calls: a higher bid or withdraw'),
+    ("fiestas", ["0:+7", "1:pass", "2:pass", "owner:eight-or-nulos", "2:+8"], 4,
+     '"2:+8": after "8 o nulos" only seat 0 calls: +8 or refuse'),
+]
+
+
+@pytest.mark.parametrize("profile,auction,index,message", OUT_OF_TURN,
+                         ids=[f"{b[0]}-{'_'.join(b[1])}" for b in OUT_OF_TURN])
+def test_a_call_out_of_turn_says_what_may_be_called(profile, auction, index, message):
+    err = rejected7(profile, auction)
+    assert (err.field, err.code, err.message) == (f"hands[6].auction[{index}]",
+                                                   "auction-turn", message)
+
+
 @pytest.mark.parametrize("profile,auction", [
     ("fiestas", ["0:+5", "1:pass", "2:pass"]),
     ("fiestas", ["0:+5", "1:pass"]),

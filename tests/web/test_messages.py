@@ -147,3 +147,20 @@ def test_seats_in_messages_are_numbered_as_on_the_pages(app):
     with app.test_request_context(headers={"Accept-Language": "en"}):
         assert "it is seat 2's call" in translate_error(error)
     assert "seat 1's call" in error.message   # the engine's own text keeps the record's seats
+
+
+def test_an_owner_answer_after_the_ultimatum_says_what_the_bidder_may_call(app):
+    """After "8 o nulos" the owner has answered: the page says the bidder offers +8 or
+    refuses (not "the owner answers only when bidding has stopped")."""
+    from app.rules.auction import Auction
+
+    auction = Auction("fiestas", 3)          # Dani owns the fiesta; Ana (seat 0) bids +6
+    for call in ("0:+6", "1:pass", "2:pass", "owner:eight-or-nulos"):
+        auction.call(call)
+    with pytest.raises(RecordError) as info:
+        auction.call("owner:accept")
+    players = ["Ana", "Beto", "Carla", "Dani"]
+    with app.test_request_context(headers={"Accept-Language": "es"}):
+        assert translate_error(info.value, players, 3) == (
+            '"Dani: acepta: vendida": tras "8 o nulos" el dueño ya ha respondido; ahora el '
+            "asiento 1 ofrece +8 o lo rechaza")
