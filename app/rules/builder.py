@@ -201,7 +201,7 @@ class GameBuilder(EntryChecks):
             entry, counts, masks = self._captures(hand["captures"], contract, f"{fld}.captures")
             return _Entry(entry, counts, masks, None, n_tricks)
         if mode == "tricks":
-            played = self._tricks(hand, contract, facts.trump, facts.leader, fld)
+            played = self._tricks(hand, contract, facts.trump, facts.leader, facts.slot, fld)
             return _Entry(None, played.counts, played.captured_masks, played,
                           len(played.tricks))
         return _Entry(None, {}, None, None, 0)

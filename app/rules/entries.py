@@ -13,8 +13,8 @@ from functools import reduce
 from operator import or_
 from typing import Any
 
-from app.rules.cards import BIT, HEARTS_MASK, cards_of
-from app.rules.errors import InputError, RecordError, SumError, Term, contract_term
+from app.rules.cards import BIT, CARD_BY_TEXT, HEARTS_MASK, cards_of
+from app.rules.errors import InputError, RecordError, RuleError, SumError, Term, contract_term
 from app.rules.errors import element as element_term
 from app.rules.play import PlayOutcome, Referee, hand_counts, play_out, play_rules, referee_for
 from app.rules.profiles import Contract, Options, Profile, full_counts
@@ -32,7 +32,12 @@ from app.rules.record import (
     parse_cards,
     what_term,
 )
+from app.rules.schedule import Slot
 from app.rules.scoring import card_counts
+
+#: Whoever is dealt this card chooses (and leads) rifki's hand 1: the record's
+#: ``first_chooser`` (RULES.md 1.4).
+FIRST_CHOICE_CARD = CARD_BY_TEXT["2D"]
 
 
 @dataclass(slots=True)
@@ -271,7 +276,7 @@ class EntryChecks:
         return [need_seat(s, f"{f}[{k}]") for k, s in enumerate(seats)]
 
     def _tricks(self, hand: dict[str, Any], contract: Contract, trump: int, leader: int | None,
-                fld: str) -> Played:
+                slot: Slot, fld: str) -> Played:
         profile = self.profile
         tricks_fld = f"{fld}.tricks"
         raw = need_list(hand["tricks"], tricks_fld, "tricks")
@@ -281,6 +286,10 @@ class EntryChecks:
         if "deal" in hand:
             deal_order = need_list(hand["deal"], f"{fld}.deal", "card-lists")
             deal = self._deal(deal_order, f"{fld}.deal")
+            problem = chooser_deal_problem(profile, slot.number, slot.chooser, deal,
+                                           self.players, f"{fld}.deal")
+            if problem is not None:
+                self._fail(problem)
         assert leader is not None
         referee = self.referees.get((contract.id, trump))
         if referee is None:
@@ -330,6 +339,30 @@ class EntryChecks:
                                     card=CANON[c])
             seen |= BIT[c]
         raise AssertionError("unreachable: the deal reads")  # pragma: no cover
+
+
+def chooser_deal_problem(profile: Profile, number: int, chooser: int | None,
+                         deal: Sequence[int], players: Sequence[str],
+                         fld: str) -> RuleError | None:
+    """Why a deal (each seat's cards, bit sets) cannot be the deal of hand ``number``
+    chosen by ``chooser`` (the schedule's :class:`~app.rules.schedule.Slot`), or None.
+
+    Rifki's hand 1 is chosen by whoever holds the 2♦ (RULES.md 1.4), the record's
+    ``first_chooser``; every deal of hand 1 -- a replayed hand 1's replacement too, whose
+    chooser is ``first_chooser`` again (§4 Rotation, replays counted once) -- gives the 2♦
+    to that seat (docs/decisions.md). Other hands and profiles have no such rule.
+    """
+    if not profile.chosen or number != 1 or chooser is None:
+        return None
+    bit = BIT[FIRST_CHOICE_CARD]
+    holder = next((s for s, cards in enumerate(deal) if cards & bit), None)
+    if holder is None or holder == chooser:
+        return None
+    return RuleError.of(fld, "first-chooser", "the 2♦ is dealt to seat %(seat)s (%(name)s), "
+                        "but hand 1 is chosen (and led) by seat %(seat2)s (%(name2)s), the "
+                        "record's first_chooser: the chooser of hand 1 holds the 2♦",
+                        seat=holder, name=players[holder], seat2=chooser,
+                        name2=players[chooser])
 
 
 def _least_cards(counts: dict[str, list[int]], faces: Sequence[str], s: int) -> int:

@@ -11,6 +11,7 @@ from typing import Any
 from app.rules.auction import Auction
 from app.rules.builder import GameBuilder
 from app.rules.cards import BIT, cards_of, iter_bits
+from app.rules.entries import FIRST_CHOICE_CARD
 from app.rules.play import PlayRules, judge_play, play_rules, trick_winner
 from app.rules.profiles import PROFILES, Contract, Profile
 from app.rules.record import FORMAT, card_text
@@ -23,10 +24,18 @@ def legal_cards(rules: PlayRules, trump: int, trick_no: int, trick: list[int], h
             if judge_play(rules, trump, trick_no, trick, c, holding, broken) is None]
 
 
-def random_deal(profile: Profile, rng: random.Random) -> list[int]:
+def random_deal(profile: Profile, rng: random.Random, first_chooser: int | None = None
+                ) -> list[int]:
+    """Each seat's cards (bit sets), shuffled. With ``first_chooser`` (rifki's hand 1) that
+    seat holds the 2♦, as the record's ``first_chooser`` does (RULES.md 1.4): the 2♦ changes
+    places with the seat's first card (no other draw, so a seed's later draws stay put)."""
     cards = list(iter_bits(profile.deck))
     rng.shuffle(cards)
     n = profile.n_tricks
+    if first_chooser is not None and profile.chosen:
+        k = cards.index(FIRST_CHOICE_CARD)
+        j = first_chooser * n
+        cards[k], cards[j] = cards[j], cards[k]
     return [sum(BIT[c] for c in cards[s * n:(s + 1) * n]) for s in range(4)]
 
 
@@ -137,7 +146,8 @@ def _random_entry(builder: GameBuilder, hand: dict[str, Any], leaders: tuple[int
     leader = rng.choice(leaders)
     if len(leaders) > 1:
         hand["leader"] = leader
-    deal = random_deal(profile, rng)
+    slot = builder.slot()
+    deal = random_deal(profile, rng, slot.chooser if slot.number == 1 else None)
     rules = play_rules(profile, builder.options, contract)
     tricks = random_play(profile, rules, contract, trump, leader, deal, rng)
     hand["tricks"] = [[card_text(c) for c in t] for t in tricks]

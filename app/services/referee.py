@@ -19,10 +19,12 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.rules import RecordError
-from app.rules.cards import Card
+from app.rules.cards import BIT, Card
+from app.rules.entries import chooser_deal_problem
 from app.rules.errors import InputError
 from app.rules.record import RULING_KINDS
 from app.services import hands as hands_service
+from app.services.entry import Context
 from app.services.setup import Setup
 
 
@@ -56,6 +58,18 @@ def deal_from_params(values: Any) -> list[list[str]] | None:
         except InputError as e:
             raise e.moved(f"deal{s}") from None
     return deal
+
+
+def deal_problem(ctx: Context, deal: list[list[str]]) -> RecordError | None:
+    """What the engine says against a deal of the hand ``ctx`` enters, beyond its cards
+    (their number, the deck and repeats, which the page checks as the deal is tapped):
+    rifki's hand 1 is dealt the 2♦ to its chooser. The error names the field ``deal``."""
+    nxt = ctx.next
+    if nxt is None:
+        return None
+    masks = [sum(BIT[Card.parse(c)] for c in cards) for cards in deal]
+    return chooser_deal_problem(ctx.profile, nxt.number, nxt.chooser, masks, ctx.players,
+                                "deal")
 
 
 def deal_params(deal: list[list[str]] | None) -> dict[str, str]:
@@ -105,5 +119,5 @@ def apply_ruling(session: Session, game: Any, index: int, ruling: dict[str, Any]
 
 
 __all__ = ["Setup", "apply_ruling", "build_ruling", "deal_from_params", "deal_params",
-           "parse_card", "parse_card_list"]
+           "deal_problem", "parse_card", "parse_card_list"]
 

@@ -118,7 +118,11 @@ def _address_deal(ctx: entry.Context) -> tuple[list[list[str]] | None, str | Non
         return None, view_of.input_message(e)
     if deal is None:
         return None, None
-    return deal, view_of.check_deal(ctx.profile, deal, ctx.players)
+    problem = view_of.check_deal(ctx.profile, deal, ctx.players)
+    if problem is None:
+        error = svc.deal_problem(ctx, deal)      # the engine's rules on a deal (rifki's 2♦)
+        problem = translate_error(error) if error is not None else None
+    return deal, problem
 
 
 def _address_plays() -> tuple[list[str], str | None]:

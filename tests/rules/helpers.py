@@ -411,7 +411,9 @@ def position(profile, contract):
             n = FIESTA_NEG.index(contract) + 1
             return n, n % 4
         return 7, 3
-    return 1, 2
+    # rifki: hand 2, chosen and led by seat 2 (first_chooser 1 chose hand 1, a filler), so
+    # that a random deal may give the 2♦ to anyone (hand 1's deal gives it to first_chooser)
+    return 2, 2
 
 
 def record_for(profile, contract, trump, options, tricks, deal):
@@ -428,7 +430,7 @@ def record_for(profile, contract, trump, options, tricks, deal):
         if n == 7:
             hand["auction"] = ["3:pass", "0:pass", "1:pass"]
         return rec(profile, [filler(profile, k) for k in range(1, min(n, 7))] + [hand], first=0)
-    return rec("rifki", [hand], first=2, options=options)
+    return rec("rifki", [filler("rifki", 1), hand], first=1, options=options)
 
 
 # ---------------------------------------------------------------- counts that can happen

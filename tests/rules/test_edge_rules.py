@@ -133,8 +133,9 @@ def test_broken_by_an_illegal_play_counts():
     played it and whether or not that play was legal."""
     ctx = Ctx("rifki", "kupa-almaz")
     # rifki hand 1, first_chooser 0 leads: an illegal heart lead in trick 1, then the
-    # trick-1 winner leads hearts again in trick 2: legal, hearts are broken
-    deal = make_deal(52, {0: ["2H", "2S", "3S"], 1: ["AH", "3H"], 2: ["4H"], 3: ["5H"]})
+    # trick-1 winner leads hearts again in trick 2: legal, hearts are broken (seat 0, the
+    # first chooser, holds the 2♦)
+    deal = make_deal(52, {0: ["2H", "2S", "3S", "2D"], 1: ["AH", "3H"], 2: ["4H"], 3: ["5H"]})
     played = autoplay(ctx, deal, 0, {(1, 0): "2H", (1, 1): "AH", (2, 1): "3H"})
     assert played.winners[0] == 1 and played.tricks[1][0] == "3H"
     hand = {"contract": "kupa-almaz", "tricks": played.tricks, "deal": deal}
@@ -144,7 +145,7 @@ def test_broken_by_an_illegal_play_counts():
 
 def test_trumps_broken_by_an_illegal_trump_lead():
     ctx = Ctx("rifki", "koz", "H", {"trump_lead_ban": "on"})
-    deal = make_deal(52, {0: ["2H", "2S"], 1: ["AH", "3H", "3S"]})
+    deal = make_deal(52, {0: ["2H", "2S", "2D"], 1: ["AH", "3H", "3S"]})   # 2♦: first chooser
     played = autoplay(ctx, deal, 0, {(1, 0): "2H", (1, 1): "AH", (2, 1): "3H"})
     assert played.winners[0] == 1
     hand = {"contract": "koz", "trump": "H", "tricks": played.tricks, "deal": deal}
@@ -178,3 +179,45 @@ def test_violation_cards_are_canonical():
     for e in viol[0]["evidence"]:
         card, at = e.split("@")
         assert card in deal[2] and card.endswith("S") and at.isdigit()
+
+
+# ---------------------------------------------------------------- rifki hand 1: the 2♦
+
+def rifki_dealt(first: int, holder: int, contract: str = "el-almaz") -> dict:
+    """A rifki hand led by ``first`` (its chooser) from a deal giving the 2♦ to ``holder``."""
+    deal = make_deal(52, {holder: ["2D"]})
+    played = autoplay(Ctx("rifki", contract), deal, first)
+    return {"contract": contract, "tricks": played.tricks, "deal": deal}
+
+
+def test_rifki_hand_1_is_dealt_the_2d_to_its_chooser():
+    """RULES.md 1.4: hand 1 is chosen by whoever holds the 2♦, the record's first_chooser."""
+    assert score_record(rec("rifki", [rifki_dealt(2, 2)], first=2))["hands"][0]["chooser"] == 2
+    e = err_of(rec("rifki", [rifki_dealt(1, 3)], first=1))
+    assert (e.field, e.code) == ("hands[0].deal", "first-chooser")
+    assert e.message == ("the 2♦ is dealt to seat 3 (Dani), but hand 1 is chosen (and led) by "
+                         "seat 1 (Beto), the record's first_chooser: the chooser of hand 1 holds "
+                         "the 2♦")
+    assert e.params["seat"] == 3 and e.params["seat2"] == 1
+
+
+def test_rifki_2d_rule_is_for_hand_1_only_and_for_a_deal_entered():
+    hand2 = rifki_dealt(2, 0)                        # hand 2: the 2♦ anywhere
+    record = rec("rifki", [filler("rifki", 1), hand2], first=1)
+    assert score_record(record)["hands"][1]["chooser"] == 2
+    no_deal = rifki_dealt(1, 3)
+    del no_deal["deal"]                              # without the deal nothing says who held it
+    assert score_record(rec("rifki", [no_deal], first=1))["hands"][0]["counted"]
+
+
+def test_a_replayed_rifki_hand_1_is_redealt_with_the_2d_to_its_chooser():
+    """A replay keeps the hand's number (RULES.md §4): its replacement is hand 1 again, chosen
+    by first_chooser, so its new deal gives the 2♦ to first_chooser too (docs/decisions.md)."""
+    voided = {**rifki_dealt(1, 1), "ruling": {"kind": "replay"}}
+    ok = score_record(rec("rifki", [voided, rifki_dealt(1, 1)], first=1))["hands"]
+    assert [(h["number"], h["chooser"], h["counted"]) for h in ok] == [(1, 1, False), (1, 1, True)]
+    e = err_of(rec("rifki", [voided, rifki_dealt(1, 2)], first=1))
+    assert (e.field, e.code) == ("hands[1].deal", "first-chooser")
+    e = err_of(rec("rifki", [{**rifki_dealt(1, 0), "ruling": {"kind": "replay"}},
+                             rifki_dealt(1, 1)], first=1))
+    assert (e.field, e.code) == ("hands[0].deal", "first-chooser")

@@ -25,7 +25,9 @@ def position(case: Case):
             n = FIESTA_NEG.index(case.contract) + 1
             return n, n % 4
         return 7, 3                          # hand 7: owner 2, everyone passes, seat 3 leads
-    return 1, 2                              # rifki: first_chooser 2 chooses and leads hand 1
+    # rifki: seat 2 chooses and leads hand 2 (first_chooser 1 chose hand 1, a filler): a
+    # case's deal may give the 2♦ to anyone, hand 1's gives it to first_chooser
+    return 2, 2
 
 
 def build(case: Case, play: str | None):
@@ -56,7 +58,7 @@ def hand_record(case: Case, n: int, played, deal, with_deal: bool):
         if n == 7:
             hand["auction"] = ["3:pass", "0:pass", "1:pass"]
         return rec(case.profile, hands + [hand], first=0)
-    return rec("rifki", [hand], first=2, options=case.options or None)
+    return rec("rifki", [filler("rifki", 1), hand], first=1, options=case.options or None)
 
 
 def proof_cards(case: Case, ctx: Ctx, played, subject: int) -> list[str]:

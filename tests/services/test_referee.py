@@ -44,10 +44,11 @@ def es(flask_app: Any) -> Iterator[None]:
 
 def _messy_hand(profile_id: str, contract: str, trump: str | None, leader: int,
                 seed: int) -> tuple[list[list[str]], list[str]]:
-    """A deal and its plays, about a third of them chosen without regard to the rules."""
+    """A deal and its plays, about a third of them chosen without regard to the rules. The
+    leader holds the 2♦ in rifki (the hand is hand 1, led by its chooser: RULES.md 1.4)."""
     profile = PROFILES[profile_id]
     rng = random.Random(seed)
-    deal = [[str(c) for c in cards_of(m)] for m in random_deal(profile, rng)]
+    deal = [[str(c) for c in cards_of(m)] for m in random_deal(profile, rng, leader)]
     state = HandState(profile_id, {}, contract, trump, leader, deal=deal)
     while not state.over:
         seat = state.to_play

@@ -44,7 +44,8 @@ def counts_form(counts: dict[str, Any], version: int, **extra: Any) -> dict[str,
 
 def legal_hand(profile_id: str, contract: str, leader: int, seed: int,
                trump: str | None = None) -> tuple[list[list[str]], list[str]]:
-    """A random deal and a random legal play of it (the engine's HandState picks)."""
+    """A random deal and a random legal play of it (the engine's HandState picks). In rifki
+    the leader holds the 2♦, as hand 1's chooser does (RULES.md 1.4)."""
     import random
 
     from app.rules.cards import cards_of
@@ -53,7 +54,7 @@ def legal_hand(profile_id: str, contract: str, leader: int, seed: int,
     from app.rules.simulate import random_deal
 
     rng = random.Random(seed)
-    deal = [[str(c) for c in cards_of(m)] for m in random_deal(PROFILES[profile_id], rng)]
+    deal = [[str(c) for c in cards_of(m)] for m in random_deal(PROFILES[profile_id], rng, leader)]
     state = HandState(profile_id, {}, contract, trump, leader, deal=deal)
     while not state.over:
         state.play(rng.choice(state.legal_cards()))

@@ -364,3 +364,42 @@ def test_sheet_and_pdf_name_violations_in_the_page_language(client: Any, make_ga
     assert "did not follow suit" not in es
     en = client.get(f"/games/{gid}", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "Follow suit" in en and "9♠ played at trick 2" in en
+
+
+def _rifki_deal(holder: int) -> list[list[str]]:
+    """A 52-card deal, 13 cards a seat, with the 2♦ at seat ``holder``."""
+    cards = [str(c) for c in sorted(cards_of(PROFILES["rifki"].deck))]
+    deal = [cards[s * 13:(s + 1) * 13] for s in range(4)]
+    at = next(s for s in range(4) if "2D" in deal[s])
+    deal[at][deal[at].index("2D")], deal[holder][0] = deal[holder][0], "2D"
+    return deal
+
+
+@pytest.mark.parametrize("lang,message", [
+    ("es", "el 2♦ le ha tocado al asiento 3 (Carla), pero la mano 1 la elige (y sale) el "
+           "asiento 1 (Ana), el primero en elegir (first_chooser): quien elige la mano 1 tiene "
+           "el 2♦"),
+    ("en", "the 2♦ is dealt to seat 3 (Carla), but hand 1 is chosen (and led) by seat 1 (Ana), "
+           "the record&#39;s first_chooser: the chooser of hand 1 holds the 2♦"),
+])
+def test_rifki_hand_1_deal_with_the_2d_elsewhere_is_refused_next_to_the_deal(
+        client: Any, make_game: Any, lang: str, message: str) -> None:
+    """RULES.md 1.4: hand 1 is chosen by whoever holds the 2♦ (first_chooser, Ana here). A
+    tapped deal giving it to Carla goes back to the deal step with the engine's message in
+    the page's language; the cards stay tapped."""
+    gid = make_game("rifki")
+    headers = {"Accept-Language": lang}
+    deal = _rifki_deal(2)
+    taps = "&".join(f"c_{c}={s}" for s in range(3) for c in deal[s])
+    r = client.get(f"/games/{gid}/hands/tricks?contract=kiz-almaz&plays=&dealt=1&{taps}",
+                   headers=headers)
+    assert r.status_code == 303
+    r = client.get(r.headers["Location"], headers=headers)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422 and 'id="deal-entry"' in html
+    section = html.split('id="deal-entry"')[1].split("</section>")[0]
+    assert f'<p class="error" role="alert">{message}</p>' in section
+    assert re.search(r'data-card="2D" data-seat="2"', section)
+    good = _rifki_deal(0)
+    r = client.get(url(gid, [], contract="kiz-almaz", **deal_params(good)), headers=headers)
+    assert r.status_code == 200 and 'id="deal-entry"' not in r.get_data(as_text=True)
