@@ -9,6 +9,7 @@ from app import commands, db, security, user_commands
 from app.config import load_config
 from app.i18n import init_babel
 from app.web import errors
+from app.web.messages import init_messages
 from app.web.words import init_words
 
 
@@ -23,6 +24,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf = CSRFProtect(app)
     init_babel(app)
     init_words(app)
+    init_messages(app)
     db.init_app(app)
     errors.init_app(app)
     commands.init_app(app)

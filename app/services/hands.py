@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.models import AuditAction, Game
-from app.services.errors import BadInput
+from app.services.errors import BadInput, Text
 from app.services.records import check_version, save_record
 
 
@@ -31,7 +31,7 @@ def replace_hand(session: Session, game: Game, index: int, hand: dict[str, Any],
     """Correct hand `index` (0-based); later hands are replayed and must stay valid."""
     hands = game.hands
     if not 0 <= index < len(hands):
-        raise BadInput("hand", f"there is no hand {index + 1}")
+        raise BadInput("hand", Text("There is no hand row %(n)s.", n=index + 1))
     before = hands[index]
     hands[index] = hand
     return save_record(session, game, _with_hands(game, hands), expected_version=expected_version,
@@ -44,7 +44,7 @@ def delete_last_hand(session: Session, game: Game, *, expected_version: int | No
     check_version(game, expected_version)
     hands = game.hands
     if not hands:
-        raise BadInput("hand", "there are no hands to delete")
+        raise BadInput("hand", Text("There are no hands to delete."))
     before = hands.pop()
     return save_record(session, game, _with_hands(game, hands), expected_version=expected_version,
                        who=who, reason=reason, action=AuditAction.DELETE_HAND, hand_index=len(hands),

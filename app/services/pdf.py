@@ -234,6 +234,6 @@ def game_sheet_doc(session: Session, game_id: int, lang: str) -> dict[str, Any] 
     try:
         return sheet_doc(game, lang)
     except RecordError as e:  # a broken record still prints its header and the error
-        doc = _header(game, lang)
-        doc.update({"kind": "sheet", "error": str(e), "hands": [], "notes": []})
+        doc = _header(game, lang)                 # (the template writes it in its language)
+        doc.update({"kind": "sheet", "error": e, "hands": [], "notes": []})
         return doc

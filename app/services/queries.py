@@ -253,7 +253,8 @@ def hand_row(h: Any, profile: Any, lang: str) -> dict[str, Any]:
 
 
 def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
-    """Everything the sheet page shows, from the replayed record."""
+    """Everything the sheet page shows, from the replayed record; ``error`` is the
+    :class:`RecordError` of a record that no longer replays (the pages translate it)."""
     profile = get_profile(game.profile)
     record = game.record
     view: dict[str, Any] = {
@@ -270,7 +271,7 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
     try:
         result = replay_game(game, record_digest)
     except RecordError as e:
-        view["error"] = str(e)
+        view["error"] = e            # the pages write it in their language (the web's words)
         return view
     rows = [hand_row(h, profile, lang) for h in result.hands]
     totals = list(result.totals)

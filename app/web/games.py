@@ -21,7 +21,7 @@ from app.web import changelog
 from app.web.auth import actor, game_access, user
 from app.web.common import lang, load_game_or_404
 from app.web.diagram import table_svg
-from app.web.messages import service_text, translate_error
+from app.web.messages import problem_text
 from app.web.sheet_view import render_sheet
 from app.web.words import OPTION_LABELS
 
@@ -80,7 +80,7 @@ def new() -> Any:
                 get_session(), profile=profile, players=form.players(), first_seat=first,
                 options=form.options_for(profile), who=actor(), scorer_id=_user_id(), pins=form.pins())
         except (RecordError, BadInput) as e:
-            form.form_errors.append(str(e))
+            form.form_errors.append(problem_text(e))
         else:
             if first is None:
                 seat = game.record[PROFILES[profile].seat_key]
@@ -170,7 +170,7 @@ def sheet_csv(game_id: int) -> Response:
     game = load_game_or_404(game_id)
     view = queries.sheet_view(game, lang())
     if view["error"]:
-        raise RecordError("record", view["error"])
+        raise view["error"]          # the record's own error: the error page translates it
     out = io.StringIO()
     w = SafeCsvWriter(out)
     players = view["players"]
@@ -212,7 +212,6 @@ def import_record() -> Any:
     message = None
     if error is not None:
         status = 422 if isinstance(error, RecordError) else 400
-        engine = error if isinstance(error, RecordError) else error.cause
-        message = translate_error(engine) if isinstance(engine, RecordError) else service_text(error)
+        message = problem_text(error)
     return render_template("games/import.html", form=form, error=error,
                            error_message=message), status

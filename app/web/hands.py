@@ -20,7 +20,7 @@ from app.services import setup as setup_service
 from app.services.errors import BadInput, ConflictError, NothingChanged
 from app.web.auth import actor, director_reason
 from app.web.common import lang, load_game_or_404, new_hand_row, stored_row_or_404
-from app.web.messages import field_label, translate_error
+from app.web.messages import field_label, problem_text, translate_error
 from app.web.words import signed
 
 bp = Blueprint("hands", __name__)
@@ -75,7 +75,7 @@ def delete_last(game_id: int) -> Any:
                 "Check the sheet and try again."), "conflict")
         return redirect(url_for("games.sheet", game_id=game_id)), 303
     except (RecordError, BadInput) as e:
-        flash(str(e), "error")
+        flash(problem_text(e), "error")
     else:
         flash(_("The last hand was deleted."))
     return redirect(url_for("games.sheet", game_id=game_id))
@@ -214,7 +214,7 @@ def _page(game: Any, index: int, ctx: entry.Context, editing: bool, taken: bool,
         "players": ctx.players, "next": ctx.next, "profile": ctx.profile, "lang": lang(),
         "setup": setup, "setup_errors": {f.name: f.errors for f in setup if f.errors},
         "step_url": lambda **p: _step_url(game.id, index, editing, **{**carried, **p}),
-        "version": game.version, "field_label": field_label, "error_text": translate_error,
+        "version": game.version, "field_label": field_label,
         "step": step, "carried": carried, "auction_raw": setup.auction.data or "",
         "taken": taken, "changes": None,
     }

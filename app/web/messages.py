@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from flask import Flask
 from flask_babel import get_translations, gettext, pgettext
 from flask_babel import lazy_gettext as _l
 
@@ -108,6 +109,21 @@ def translate_error(e: RecordError, players: Sequence[str] | None = None,
     if template.startswith("%(") and text:      # "%(element)s suman ...": "Las bazas suman"
         text = text[0].upper() + text[1:]
     return text
+
+
+def problem_text(e: Exception | Text) -> str:
+    """A refusal in the page's language: an engine error through the catalog (a service's
+    refusal that stands for one, ``BadInput.cause``, too), else what the service said."""
+    engine = e if isinstance(e, RecordError) else getattr(e, "cause", None)
+    if isinstance(engine, RecordError):
+        return translate_error(engine)
+    return service_text(e)
+
+
+def init_messages(app: Flask) -> None:
+    """Templates write an engine error as ``error_text(e)`` (:func:`translate_error`): a
+    page or PDF never prints its English message."""
+    app.jinja_env.globals.update(error_text=translate_error)
 
 
 def field_label(key: str) -> str:

@@ -8,7 +8,6 @@ from typing import Any
 from flask import Response, abort, render_template, request
 
 from app.pdf import render_pdf
-from app.rules import RecordError
 from app.services import pdf as pdf_service
 from app.services.pdf import ORIENTATIONS
 from app.web.common import lang
@@ -29,7 +28,7 @@ def sheet_pdf(game: Any) -> Response:
         abort(400)
     doc = pdf_service.sheet_doc(game, lang())
     if doc["error"]:
-        raise RecordError("record", doc["error"])
+        raise doc["error"]           # the record's own error: the error page translates it
     return pdf_response(export_sheet_pdf(doc, orientation), f"kingsheet-{game_id}.pdf")
 
 

@@ -29,7 +29,7 @@ from app.services.errors import BadInput, ConflictError, NothingChanged
 from app.web import referee_view as view_of
 from app.web.auth import actor, director_reason
 from app.web.common import lang, load_game_or_404, new_hand_row, stored_row_or_404
-from app.web.messages import translate_error
+from app.web.messages import problem_text, translate_error
 from app.web.words import violation_row
 
 bp = Blueprint("referee", __name__)
@@ -313,7 +313,7 @@ def _save_played(game: Any, entered: draft.HandDraft, form: SaveTricksForm,
         form.version.data = game.version
         return None, 409
     except BadInput as e:
-        errors.setdefault("__all__", []).append(e.message)
+        errors.setdefault("__all__", []).append(problem_text(e))
         return None, 400
     except NothingChanged:
         return NothingChanged, None
