@@ -375,8 +375,11 @@ def _deal_step(game: Any, index: int, editing: bool, setup: setup_service.Setup,
         assigned = _played_by(profile, setup, plays)
     hidden = _hidden(editing, setup, None, plays, index)
     hidden["dealt"] = "1"
+    # "Without the deal" leaves a deal that cannot be played with (say the 2♦ of rifki's
+    # hand 1 at a seat that does not choose) behind; otherwise it goes back as it came
+    kept = None if problem else deal
     page.update(grid=view_of.deck_by_suit(profile), assigned=assigned, deal_errors=errors,
-                hidden=hidden, back=_state_url(game.id, index, editing, setup, deal, plays),
+                hidden=hidden, back=_state_url(game.id, index, editing, setup, kept, plays),
                 n_tricks=profile.n_tricks, form_action=request.path)
     return render_template("referee/tricks.html", step="deal", **page), status
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from html import unescape as html_unescape
 from typing import Any
 
 import pytest
@@ -400,6 +401,10 @@ def test_rifki_hand_1_deal_with_the_2d_elsewhere_is_refused_next_to_the_deal(
     section = html.split('id="deal-entry"')[1].split("</section>")[0]
     assert f'<p class="error" role="alert">{message}</p>' in section
     assert re.search(r'data-card="2D" data-seat="2"', section)
+    skip = re.search(r'href="([^"]+)" data-nav id="deal-skip"', section)
+    assert skip and "deal0" not in skip.group(1)       # without the deal: the bad one is left
+    r = client.get(html_unescape(skip.group(1)), headers=headers)
+    assert r.status_code == 200 and 'id="deal-entry"' not in r.get_data(as_text=True)
     good = _rifki_deal(0)
     r = client.get(url(gid, [], contract="kiz-almaz", **deal_params(good)), headers=headers)
     assert r.status_code == 200 and 'id="deal-entry"' not in r.get_data(as_text=True)
