@@ -18,7 +18,7 @@ from app.rules import load
 from app.rules.cards import cards_of
 from app.rules.hand import HandState
 from app.rules.play import RULE_IDS, rule_sentence
-from app.rules.results import EARLY_END
+from app.rules.results import EXPLANATIONS
 from app.rules.simulate import random_game
 from tests.conftest import load_record
 from tests.web.test_messages import engine_templates
@@ -29,8 +29,9 @@ PLACEHOLDER = re.compile(r"%\(\w+\)[sdr]")
 
 def english_fragments() -> set[str]:
     """The English words of every engine message template (its errors, the rule
-    sentences, the early end) between its placeholders: the pieces of three words or more."""
-    templates = set(engine_templates()) | {rule_sentence(r) for r in RULE_IDS} | {EARLY_END}
+    sentences, its Explanations: the early end, a sale's payment) between its placeholders:
+    the pieces of three words or more."""
+    templates = set(engine_templates()) | {rule_sentence(r) for r in RULE_IDS} | set(EXPLANATIONS)
     out = set()
     for template in templates:
         for piece in PLACEHOLDER.split(template.replace("%%", "%")):
