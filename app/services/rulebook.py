@@ -9,7 +9,8 @@ from dataclasses import replace
 from typing import Any
 
 from app.rules import PROFILES, Contract, Options, Profile
-from app.rules.auction import bid_points
+from app.rules.auction import bid_points, sale_terms
+from app.rules.cards import KH_BIT, Card
 from app.rules.play import RULE_IDS, TRUMP_FIESTA, TRUMP_KOZ, PlayRules, play_rules
 from app.rules.profiles import (
     COUNT_ELEMENTS,
@@ -19,6 +20,14 @@ from app.rules.profiles import (
     RIFKI_PENALTIES,
     RIFKI_QUOTA,
 )
+from app.rules.scoring import card_counts, hand_points
+
+#: RULES.md 1.1's worked example (seed 000, "Una carta cuenta de varias maneras"): the
+#: last trick of a hand in which the K♥ counts under several elements holds these cards.
+COUNT_EXAMPLE = ("KH", "QH", "JS", "7C")
+#: RULES.md 1.3's worked example of the settlement: a sale at this bid, the owner takes
+#: this many tricks.
+SETTLEMENT_EXAMPLE = ("-2", 1)
 
 
 def rules_in_force(r: PlayRules) -> tuple[str, ...]:
@@ -72,6 +81,8 @@ def _contract_row(profile: Profile, defaults: Options, c: Contract,
         "per_seat": {e: c.values[e] for e in COUNT_ELEMENTS if c.values.get(e)},
         "base": c.base, "total": c.total, "ends_early": c.ends_early,
         "trump_game": c.trump_game, "fiesta": c.fiesta, "played": c.played,
+        # the kings count and the jacks do not (ru32's boys: "La jota no tiene penalización")
+        "kings_only": bool(c.values.get("kings")) and not c.values.get("jacks"),
         **_referee_values(r),
     }
 
@@ -107,6 +118,58 @@ def _rule_rows(profile: Profile, defaults: Options,
              "options": by_option.get(rule, [])} for rule in RULE_IDS if rule in every]
 
 
+def _count_case(c: Contract, trick: int) -> dict[str, Any]:
+    """What the winner of ``trick`` (a card mask), the last trick of a ``c`` hand, scores
+    for it: the engine's own scoring of one seat that took that trick and no other."""
+    counts = card_counts(c, [trick, 0, 0, 0])
+    counts.update({e: [1, 0, 0, 0] for e in ("tricks", "last_two") if c.values.get(e)})
+    items = [(e, counts[e][0], c.values[e] * counts[e][0]) for e in ELEMENTS
+             if c.values.get(e) and counts.get(e, [0])[0]]
+    return {"contract": c, "items": items, "total": hand_points(c, counts)[0],
+            "jacks_score": bool(c.values.get("jacks"))}
+
+
+def _count_example(profile: Profile) -> dict[str, Any]:
+    """"One card counts in several ways": the example trick scored in each contract of the
+    profile in which the K♥ counts under more than one element (ru32's two Eralash)."""
+    cards = [Card.parse(text) for text in COUNT_EXAMPLE]
+    trick = sum(card.bit for card in cards)
+    several = [c for c in _played(profile)
+               if sum(1 for _e, mask in c.card_elements if mask & KH_BIT) > 1]
+    if not several:
+        return {}
+    return {"count_example": {"cards": [str(card) for card in cards],
+                              "cases": [_count_case(c, trick) for c in several]}}
+
+
+def _settlement(profile: Profile) -> dict[str, Any]:
+    """The settlement of a sale (RULES.md 1.3) where a table option sets it (subastas): each
+    value of the option, with the worked example priced by the engine (sale_terms, the
+    nulos contract)."""
+    spec = next((s for s in profile.options if s.name == "settlement"), None)
+    if spec is None:
+        return {}
+    bid, owner_tricks = SETTLEMENT_EXAMPLE
+    nulos = profile.contracts["nulos"]
+    owner_score = hand_points(nulos, {"tricks": [owner_tricks, 0, 0, 0]})[0]
+    cases = {}
+    for value in spec.values:
+        terms = sale_terms(profile, replace(Options(), settlement=value), bid)
+        payment = terms.payment(owner_tricks)
+        cases[value] = {"per_trick": terms.per_trick, "payment": payment,
+                        "owner": owner_score + payment}
+    return {"settlement": {"default": spec.values[0], "bid": bid, "owner_tricks": owner_tricks,
+                           "nulos_base": nulos.base, "nulos_trick": nulos.values["tricks"],
+                           "owner_score": owner_score, "cases": cases}}
+
+
+def _trump_play(contracts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The profile's trump contract (a fiesta's trump, rifki's koz) and the referee rules
+    of that hand: what a player void in the suit led must or may play there."""
+    row = next((row for row in contracts if row["trump_game"] and row["played"]), None)
+    return {"trump_play": {"contract": row["contract"], "rules": row["rules"]}} if row else {}
+
+
 def _rifki_values(profile: Profile) -> dict[str, Any]:
     """The choice limits and quotas of a profile whose first chooser picks (rifki)."""
     if profile.seat_key != "first_chooser":
@@ -132,7 +195,8 @@ def rulebook(profile_id: str) -> dict[str, Any]:
         "ladder": [(bid, bid_points(bid)) for bid in profile.ladder],
         "options": profile.options,
         "negative_total": sum(profile.contracts[c].total for c in fixed if profile.contracts[c].negative),
-        **_rifki_values(profile),
+        **_rifki_values(profile), **_count_example(profile), **_settlement(profile),
+        **_trump_play(contracts),
     }
 
 
