@@ -48,6 +48,81 @@ def test_rules_page_names_every_contract_rule_and_ruling(app, profile, lang):
     assert words[lang] in text
 
 
+def page_text(app, profile: str, lang: str, part: str | None = None) -> str:
+    """The rendered text of /rules/<profile> in ``lang`` (or of its element id=``part``),
+    inline tags dropped so that a sentence reads as on the screen."""
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    html = client.get(f"/rules/{profile}").get_data(as_text=True)
+    if part is not None:
+        start = html.index(f'id="{part}"')
+        html = html[start:html.index("</div>", start)]
+    return text_of(re.sub(r"</?(span|strong|em|a|small)\b[^>]*>", "", html))
+
+
+def plays(profile: str, contract: str, trick: str, card: str, holding: str,
+          broken: str = "", trump: str = "", **options: str) -> str | None:
+    """The rule the engine finds broken by playing ``card`` onto ``trick`` (cards as
+    text) while holding ``holding`` (the card included), or None."""
+    from app.rules import Options
+    from app.rules.cards import SUITS, Card
+    from app.rules.checks import judge_play, play_rules
+
+    def mask(text: str) -> int:
+        return sum(Card.parse(t).bit for t in text.split())
+
+    p = PROFILES[profile]
+    rules = play_rules(p, Options(**options), p.contracts[contract])
+    found = judge_play(rules, SUITS.index(trump) if trump else -1, 3,
+                       [Card.parse(t) for t in trick.split()], Card.parse(card),
+                       mask(holding), mask(broken))
+    return found[0] if found else None
+
+
+#: What each rules page must state (issue 21): sentences of the rendered page, by language.
+STATED = {
+    "fiestas": {
+        "es": ["En Fiesta con triunfo hay que seguir el palo si se puede. Si no se puede, hay que "
+               "fallar, superando el triunfo que ya esté en la mesa si se puede. Si no se puede "
+               "superar, se juega cualquier carta.",
+               "Quien no puede superarlo puede jugar cualquier carta."],
+        "en": ["In Fiesta with trumps you follow suit when you can. If you cannot, you must "
+               "trump, beating the trump already on the table if you can. If you cannot beat it, "
+               "play any card.",
+               "A player who cannot beat it may play any card."],
+    },
+    "subastas": {
+        "es": ["En Fiesta con triunfo hay que seguir el palo si se puede. No se puede fallar "
+               "mientras se pueda seguir el palo. Quien no tiene el palo de salida puede jugar "
+               "cualquier carta: no hay obligación de fallar ni de superar el triunfo de la mesa."],
+        "en": ["In Fiesta with trumps you follow suit when you can. You may not trump while you "
+               "can follow suit. A player void in the suit led may play any card: there is no "
+               "duty to trump, nor to beat a trump on the table."],
+    },
+    "rifki": {
+        "es": ["En Koz hay que seguir el palo si se puede. Si no se puede, hay que jugar triunfo, "
+               "aunque no gane la baza"],
+        "en": ["In Koz (trumps) you follow suit when you can. If you cannot, you must play a "
+               "trump, even one that cannot win"],
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("profile", list(STATED))
+def test_rules_page_states_what_a_player_needs(app, profile, lang):
+    text = page_text(app, profile, lang)
+    for sentence in STATED[profile][lang]:
+        assert sentence in text
+
+
+def test_fiestas_page_a_void_player_who_cannot_overtrump_plays_any_card():
+    # spades led, a trump (hearts) on the table: holding only a lower trump, any card goes
+    assert plays("fiestas", "trump", "AS QH", "2C", "2C 3H", trump="H") is None
+    assert plays("fiestas", "trump", "AS QH", "2C", "2C KH", trump="H") == "must-overtrump"
+    assert plays("fiestas", "trump", "AS", "2C", "2C 3H", trump="H") == "must-trump"
+
+
 def test_rules_pages_link_from_the_new_game_page_and_404_for_unknown(client):
     html = client.get("/games/new").get_data(as_text=True)
     for pid in PROFILES:
