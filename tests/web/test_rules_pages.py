@@ -91,6 +91,23 @@ STATED = {
                "play any card.",
                "A player who cannot beat it may play any card."],
     },
+    "ru32": {
+        "es": ["Una carta cuenta de varias maneras En Eralash Negativo la última baza contiene "
+               "K♥, Q♥, J♠, 7♣. Su ganador recibe bazas −2, corazones −4 (2 × −2), reyes −4, "
+               "damas −4, rey de corazones −16, dos últimas bazas −8: −38. El K♥ cuenta como "
+               "corazón, como rey y como K♥. La jota no puntúa. En Eralash Positivo la misma "
+               "baza da +38.",
+               "Los corazones nunca se «rompen»: se haya jugado lo que se haya jugado, incluso un "
+               "corazón descartado por otro, solo puede salir con corazón quien no tiene más que "
+               "corazones."],
+        "en": ["One card counts in several ways In Eralash (negative) the last trick holds K♥, "
+               "Q♥, J♠, 7♣. Its winner scores tricks −2, hearts −4 (2 × −2), kings −4, queens −4, "
+               "king of hearts −16, last two tricks −8: −38. The K♥ counts as a heart, as a king "
+               "and as the K♥. The jack scores nothing. In Eralash (positive) the same trick "
+               "gives +38.",
+               "Hearts are never “broken”: whatever has been played, even a heart another player "
+               "discarded, a heart may be led only by a player who holds nothing but hearts."],
+    },
     "subastas": {
         "es": ["En Fiesta con triunfo hay que seguir el palo si se puede. No se puede fallar "
                "mientras se pueda seguir el palo. Quien no tiene el palo de salida puede jugar "
@@ -121,6 +138,24 @@ def test_fiestas_page_a_void_player_who_cannot_overtrump_plays_any_card():
     assert plays("fiestas", "trump", "AS QH", "2C", "2C 3H", trump="H") is None
     assert plays("fiestas", "trump", "AS QH", "2C", "2C KH", trump="H") == "must-overtrump"
     assert plays("fiestas", "trump", "AS", "2C", "2C 3H", trump="H") == "must-trump"
+
+
+def test_ru32_page_figures_are_the_engines(app):
+    """The K♥ example is priced by the engine (-38 / +38, as seed 000 says); no-boys counts
+    kings only; hearts stay unleadable whatever has been played."""
+    cases = rulebook("ru32")["count_example"]["cases"]
+    assert [(case["contract"].id, case["total"]) for case in cases] == [
+        ("eralash", -38), ("plus-eralash", 38)]
+    assert PROFILES["ru32"].contracts["no-boys"].values == {"kings": -4}
+    for lang, words in (("es", "Las jotas no puntúan: solo los reyes cuentan como chicos."),
+                        ("en", "Jacks score nothing: only the kings count as boys.")):
+        for contract in ("no-boys", "plus-boys"):
+            assert words in page_text(app, "ru32", lang, f"contract-{contract}")
+        assert words not in page_text(app, "ru32", lang, "contract-no-girls")
+    # a heart was discarded in an earlier trick: leading one while holding a club is still barred
+    assert plays("ru32", "no-hearts", "", "7H", "7H 8C", broken="9H") == "hearts-lead"
+    assert plays("ru32", "no-hearts", "", "7H", "7H 8H", broken="9H") is None
+    assert plays("rifki", "kupa-almaz", "", "7H", "7H 8C", broken="9H") is None
 
 
 def test_rules_pages_link_from_the_new_game_page_and_404_for_unknown(client):
