@@ -117,9 +117,16 @@ STATED = {
                "duty to trump, nor to beat a trump on the table."],
     },
     "rifki": {
-        "es": ["En Koz hay que seguir el palo si se puede. Si no se puede, hay que jugar triunfo, "
+        "es": ["Con «debe descartar el K♥», quien no tiene el palo de salida y tiene el K♥ debe "
+               "jugarlo. Con «puede descartar cualquier corazón», ese jugador sigue obligado a "
+               "jugar un corazón: el K♥ u otro cualquiera. En los dos casos, quien no tiene el "
+               "palo de salida ni el K♥ puede jugar cualquier carta.",
+               "En Koz hay que seguir el palo si se puede. Si no se puede, hay que jugar triunfo, "
                "aunque no gane la baza"],
-        "en": ["In Koz (trumps) you follow suit when you can. If you cannot, you must play a "
+        "en": ["With “must discard the K♥”, a player void in the suit led who holds the K♥ must "
+               "play it. With “may discard any heart”, that player must still play a heart: the "
+               "K♥ or any other. Either way a void player without the K♥ may play any card.",
+               "In Koz (trumps) you follow suit when you can. If you cannot, you must play a "
                "trump, even one that cannot win"],
     },
 }
@@ -156,6 +163,16 @@ def test_ru32_page_figures_are_the_engines(app):
     assert plays("ru32", "no-hearts", "", "7H", "7H 8C", broken="9H") == "hearts-lead"
     assert plays("ru32", "no-hearts", "", "7H", "7H 8H", broken="9H") is None
     assert plays("rifki", "kupa-almaz", "", "7H", "7H 8C", broken="9H") is None
+
+
+def test_rifki_page_both_readings_of_rifki_void_are_the_engines():
+    # clubs led; the player has no club
+    assert plays("rifki", "rifki", "AC", "2S", "2S 5H KH") == "penalty-discard"
+    assert plays("rifki", "rifki", "AC", "5H", "2S 5H KH") == "penalty-discard"
+    assert plays("rifki", "rifki", "AC", "5H", "2S 5H KH", rifki_void="heart") is None
+    assert plays("rifki", "rifki", "AC", "2S", "2S 5H KH", rifki_void="heart") == "penalty-discard"
+    for value in ("kh", "heart"):
+        assert plays("rifki", "rifki", "AC", "2S", "2S 5H", rifki_void=value) is None
 
 
 def test_rules_pages_link_from_the_new_game_page_and_404_for_unknown(client):
