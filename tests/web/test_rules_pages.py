@@ -111,10 +111,28 @@ STATED = {
     "subastas": {
         "es": ["En Fiesta con triunfo hay que seguir el palo si se puede. No se puede fallar "
                "mientras se pueda seguir el palo. Quien no tiene el palo de salida puede jugar "
-               "cualquier carta: no hay obligación de fallar ni de superar el triunfo de la mesa."],
+               "cualquier carta: no hay obligación de fallar ni de superar el triunfo de la mesa.",
+               "Liquidación: tras una venta a +N el pujador paga al dueño la oferta entera, "
+               "25 × N, salga como salga la mano. Tras una venta a −N el pujador paga 75 por cada "
+               "baza que se llevó el dueño, hasta N (75 × lo menor entre N y las bazas del "
+               "dueño), así que el dueño conserva 325 salvo que se lleve más de N bazas. Con la "
+               "opción de mesa «Pago tras una venta a −N: la apuesta entera, tome lo que tome el "
+               "dueño» el pujador paga la oferta entera, 75 × N.",
+               "Ejemplo: una venta a −2 en la que el dueño se lleva 1 baza. El dueño suma 250 en "
+               "nulos (325 − 75); el pujador le paga 75, así que el dueño conserva 325 (250 + 75). "
+               "Con la oferta entera el pujador paga 150 y el dueño termina con 400."],
         "en": ["In Fiesta with trumps you follow suit when you can. You may not trump while you "
                "can follow suit. A player void in the suit led may play any card: there is no "
-               "duty to trump, nor to beat a trump on the table."],
+               "duty to trump, nor to beat a trump on the table.",
+               "Settlement: after a +N sale the buyer pays the owner the whole bid, 25 × N, "
+               "whatever the hand yields. After a −N sale the buyer pays 75 for each trick the "
+               "owner took, up to N (75 × the smaller of N and the owner's tricks), so the owner "
+               "keeps 325 unless they take more than N tricks. With the table option “Payment "
+               "after a −N sale: the whole bid, whatever the owner took” the buyer pays the whole "
+               "bid, 75 × N.",
+               "Example: a −2 sale in which the owner takes 1 trick. The owner scores 250 in "
+               "nulos (325 − 75); the buyer pays 75, so the owner keeps 325 (250 + 75). With the "
+               "whole bid the buyer pays 150 and the owner ends on 400."],
     },
     "rifki": {
         "es": ["Con «debe descartar el K♥», quien no tiene el palo de salida y tiene el K♥ debe "
@@ -163,6 +181,27 @@ def test_ru32_page_figures_are_the_engines(app):
     assert plays("ru32", "no-hearts", "", "7H", "7H 8C", broken="9H") == "hearts-lead"
     assert plays("ru32", "no-hearts", "", "7H", "7H 8H", broken="9H") is None
     assert plays("rifki", "kupa-almaz", "", "7H", "7H 8C", broken="9H") is None
+
+
+def test_subastas_page_settlement_follows_the_engine(app):
+    """The example's figures are sale_terms' and the nulos contract's; fiestas' page keeps
+    "whatever the hand yields", subastas' does not say it of a −N sale."""
+    from app.rules import Options
+    from app.rules.auction import sale_terms
+
+    subastas = PROFILES["subastas"]
+    book = rulebook("subastas")["settlement"]
+    assert (book["owner_score"], book["cases"]["tricks"]["payment"], book["cases"]["tricks"]["owner"],
+            book["cases"]["bid"]["payment"]) == (250, 75, 325, 150)
+    for value in ("tricks", "bid"):
+        assert sale_terms(subastas, Options(settlement=value), "+3").payment(0) == 75
+    assert sale_terms(subastas, Options(), "-2").payment(1) == 75
+    assert sale_terms(subastas, Options(settlement="bid"), "-2").payment(1) == 150
+    whatever = "the buyer pays the bid's points to the owner whatever the hand yields"
+    assert whatever in page_text(app, "fiestas", "en")
+    assert whatever not in page_text(app, "subastas", "en")
+    assert "as the settlement below says" in page_text(app, "subastas", "en")
+    assert "lo que dice la liquidación de abajo" in page_text(app, "subastas", "es")
 
 
 def test_rifki_page_both_readings_of_rifki_void_are_the_engines():
