@@ -1,35 +1,466 @@
-"""JSON API /api/v1: score a record, read a game's record and report."""
+"""JSON API /api/v1 (docs/api.md): games, hands, what comes next, confirmations, players and
+season standings, on the same services and the same access guard as the pages
+(app/web/auth.py ``guard``: a token acts with its user's role and nothing more).
+
+Every error is ``{"error": {"code", "message", "field"}}``. Writes to a game need
+``If-Match: "v<version>"``; every write takes an ``Idempotency-Key``
+(app/services/idempotency.py). The OpenAPI document is generated from the routes and
+their schemas (flask-smorest) at ``/api/v1/openapi.json``; ``/api/v1/docs`` reads it.
+"""
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request
+from flask import Flask, current_app, jsonify, make_response, render_template, request
+from flask_smorest import Api, Blueprint
+from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import UnprocessableEntity
 
+from app.api import schemas as s
 from app.db import get_session
-from app.rules import RecordError, score_record
+from app.models import Game
+from app.rules import PROFILES, RecordError, score_record
 from app.rules.limits import read_json
-from app.services import queries
-from app.services.errors import BadInput
+from app.services import api_views, games, hands, idempotency, queries, standings
+from app.services.accounts import can_score
+from app.services.errors import BadInput, ConflictError, ForbiddenError, LockedError
+from app.web.auth import actor, by_token, director_reason, user
+from app.web.messages import service_text, translate_error
 
-bp = Blueprint("api", __name__, url_prefix="/api/v1")
+bp = Blueprint("api", __name__, url_prefix="/api/v1",
+               description="Games, hands, confirmations, players and standings of kingsheet.")
+
+ERRORS = {400: "bad request", 401: "no or a bad token", 403: "not allowed", 404: "not found",
+          409: "locked game or a write in progress", 412: "stale If-Match",
+          422: "refused (the field says where)", 428: "If-Match missing"}
+IF_MATCH = re.compile(r'^(?:W/)?"v(\d+)"$')
+SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
-@bp.post("/score")
+def _errors(*codes: int) -> Callable[[Any], Any]:
+    """Documents the error answers of a route."""
+    def wrap(view: Any) -> Any:
+        for code in codes:
+            view = bp.alt_response(code, schema=s.ErrorAnswer, description=ERRORS[code])(view)
+        return view
+    return wrap
+
+
+def _error(status: int, code: str, message: str, field: str | None = None,
+           **extra: Any) -> Any:
+    response = jsonify({"error": {"code": code, "message": message, "field": field}, **extra})
+    response.status_code = status
+    return response
+
+
+def _expected_version(game: Game) -> int:
+    """The version ``If-Match`` names (428 without one, 412 when stale)."""
+    header = request.headers.get("If-Match")
+    if header is None:
+        raise _Refusal(_error(428, "if-match-required", 'Send If-Match: "v<version>" (the '
+                              "version you read).", "If-Match", version=game.version))
+    found = IF_MATCH.match(header.strip())
+    if found is None or int(found.group(1)) != game.version:
+        raise _Refusal(_error(412, "stale", "The game has changed since that version.",
+                              "If-Match", version=game.version))
+    return int(found.group(1))
+
+
+class _Refusal(Exception):
+    def __init__(self, response: Any) -> None:
+        super().__init__()
+        self.response = response
+
+
+# --- writes: idempotent ------------------------------------------------------------------
+
+def _answer_of(response: Any) -> idempotency.Answer:
+    headers = {k: v for k, v in response.headers.items() if k in ("ETag", "Location")}
+    return idempotency.Answer(response.status_code, response.get_json(), headers)
+
+
+def _response_of(answer: idempotency.Answer) -> Any:
+    response = jsonify(answer.body)
+    response.status_code = answer.status
+    for k, v in answer.headers.items():
+        response.headers[k] = v
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _refused(e: Exception, game: Game | None) -> Any:
+    """The answer of a write the services refused (nothing was written)."""
+    if isinstance(e, _Refusal):
+        return e.response
+    if isinstance(e, RecordError):
+        return _error(422, e.code, translate_error(e), e.field)
+    if isinstance(e, LockedError):
+        return _error(409, "locked", service_text(e), "reason")
+    if isinstance(e, ConflictError):
+        return _error(412, "stale", str(e), "If-Match", version=e.current_version)
+    if isinstance(e, ForbiddenError):
+        return _error(403, "forbidden", service_text(e))
+    assert isinstance(e, BadInput)
+    return _error(422, "input", service_text(e), e.field)
+
+
+REFUSED = (_Refusal, RecordError, LockedError, ConflictError, ForbiddenError, BadInput)
+
+
+def _write(carry_out: Callable[[], Any], game: Game | None = None) -> Any:
+    """Carries out a write once per ``Idempotency-Key`` (without one: every time)."""
+    session = get_session()
+    key = request.headers.get("Idempotency-Key")
+    u = user()
+    if key is None or u is None:
+        try:
+            return carry_out()
+        except REFUSED as e:
+            session.rollback()
+            return _refused(e, game)
+    try:
+        key = idempotency.check_key(key)
+    except BadInput as e:
+        return _error(422, "idempotency-key", service_text(e), e.field)
+    digest = idempotency.request_digest(request.method, request.path, request.get_data())
+    try:
+        kept = idempotency.kept_answer(session, u.id, key, digest)
+    except BadInput as e:
+        return _error(422, "idempotency-key-reused", service_text(e), e.field)
+    except idempotency.KeyInProgress:
+        return _error(409, "idempotency-in-progress", "A request with this key is still "
+                      "being carried out (or its answer was lost): read the game first.",
+                      "Idempotency-Key")
+    if kept is not None:
+        return _response_of(kept)
+    idempotency.claim(session, u.id, key, digest)
+    try:
+        response = carry_out()
+    except REFUSED as e:
+        session.rollback()
+        response = _refused(e, game)
+    except IntegrityError:
+        session.rollback()               # a request with the same key won the race
+        return _write(carry_out, game)
+    idempotency.keep(session, u.id, key, digest, _answer_of(response))
+    return response
+
+
+# --- routes --------------------------------------------------------------------------------
+
+@bp.route("/score", methods=["POST"])
+@bp.doc(summary="Score a record (stores nothing; open to anyone)",
+        requestBody={"content": {"application/json": {"schema": {"type": "object"}}}},
+        responses={200: {"description": "the score report (RECORD.md)",
+                         "content": {"application/json": {"schema": {"type": "object"}}}}},
+        security=[])
+@_errors(400, 422)
 def score() -> Any:
-    """The score report of the posted record (RecordError -> 422 via app.web.errors)."""
     if not request.is_json:
-        abort(400)
+        return _error(400, "json-required", "Send the record as application/json.")
     try:
         data = read_json(request.get_data())
+    except RecordError as e:              # not JSON at all
+        return _error(400, e.code, translate_error(e), e.field)
+    try:
+        return jsonify(score_record(data))
     except RecordError as e:
-        raise BadInput(e.field, e.message) from None
-    return jsonify(score_record(data))
+        return _error(422, e.code, translate_error(e), e.field)
 
 
-@bp.get("/games/<int:game_id>")
+@bp.route("/games", methods=["GET"])
+@bp.arguments(s.GameListArgs, location="query", as_kwargs=True)
+@bp.response(200, s.GamePage)
+@bp.doc(summary="Games, newest first, a page at a time (keyset: pass next_cursor back)",
+        security=SECURITY)
+@_errors(401, 422)
+def list_games(**args: Any) -> Any:
+    return api_views.game_page(get_session(), **args)
+
+
+@bp.route("/games", methods=["POST"])
+@bp.arguments(s.NewGame)
+@bp.response(201, s.GameOut)
+@bp.doc(summary="Start a game (first seat drawn by lot when not given)", security=SECURITY)
+@_errors(401, 403, 422)
+def new_game(body: dict[str, Any]) -> Any:
+    def carry_out() -> Any:
+        profile = PROFILES[body["profile"]]
+        other = "first_dealer" if profile.seat_key == "first_chooser" else "first_chooser"
+        if other in body:
+            raise BadInput(other, f"not a key of {profile.id}: it names {profile.seat_key}")
+        u = user()
+        game = games.start_game(get_session(), profile=profile.id, players=list(body["players"]),
+                                first_seat=body.get(profile.seat_key), options=body.get("options"),
+                                who=actor(), scorer_id=u.id if u else None,
+                                pins=body.get("seat_pins"))
+        response = jsonify(api_views.game_body(get_session(), game))
+        response.status_code = 201
+        response.headers["ETag"] = f'"v{game.version}"'
+        response.headers["Location"] = f"/api/v1/games/{game.id}"
+        return response
+    return _write(carry_out)
+
+
+@bp.route("/games/<int:game_id>", methods=["GET"])
+@bp.response(200, s.GameOut)
+@bp.alt_response(304, description="not changed since the ETag sent in If-None-Match")
+@bp.doc(summary="A game: its record and report (RECORD.md), version, lock and confirmations",
+        security=SECURITY)
+@_errors(401, 404)
 def game(game_id: int) -> Any:
-    found = queries.get_game(get_session(), game_id)
-    if found is None:
-        abort(404)
-    return jsonify({"id": found.id, "version": found.version, "record": found.record,
-                    "report": queries.report(found)})
+    stamp = queries.game_stamp(get_session(), game_id)
+    if stamp is None:
+        return _error(404, "not-found", "There is no such game.")
+    etag = f'"v{stamp.version}"'
+    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = make_response("", 304)
+    else:
+        response = jsonify(api_views.game_body(get_session(), _game_or_404_json(game_id)))
+    response.headers["ETag"] = etag
+    return response
+
+
+def _saved(game: Game, index: int, status: int) -> Any:
+    report = queries.report(game)
+    body: dict[str, Any] = {"id": game.id, "version": game.version, "totals": report["totals"],
+                            "hand": report["hands"][index] if index < len(report["hands"]) else None}
+    response = jsonify(body)
+    response.status_code = status
+    response.headers["ETag"] = f'"v{game.version}"'
+    return response
+
+
+def _hand_body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise _Refusal(_error(422, "hand-required", "Send one hand (RECORD.md) as a JSON object.",
+                              "hand"))
+    return data
+
+
+@bp.route("/games/<int:game_id>/hands", methods=["POST"])
+@bp.arguments(s.HandIn)
+@bp.arguments(s.CorrectionArgs, location="query", as_kwargs=True)
+@bp.response(201, s.HandSaved)
+@bp.doc(summary="Record the next hand (needs If-Match)", security=SECURITY,
+        parameters=[{"in": "header", "name": "If-Match", "required": True,
+                     "schema": {"type": "string"}, "description": '"v<version>"'},
+                    {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}}])
+@_errors(401, 403, 404, 409, 412, 422, 428)
+def add_hand(_shape: dict[str, Any], game_id: int, reason: str | None = None) -> Any:
+    game = _game_or_404_json(game_id)
+
+    def carry_out() -> Any:
+        expected = _expected_version(game)
+        hand = _hand_body()
+        problems = [{"code": e.code, "message": translate_error(e), "field": e.field}
+                    for e in api_views.hand_problems(game, hand, len(game.hands))]
+        if problems:
+            first = problems[0]
+            raise _Refusal(_error(422, first["code"], first["message"], first["field"],
+                                  problems=problems))
+        saved = hands.record_hand(get_session(), game, hand, expected_version=expected,
+                                  who=actor(), reason=director_reason(reason))
+        return _saved(saved, len(saved.hands) - 1, 201)
+    return _write(carry_out, game)
+
+
+@bp.route("/games/<int:game_id>/hands/<int:n>", methods=["PUT"])
+@bp.arguments(s.HandIn)
+@bp.arguments(s.CorrectionArgs, location="query", as_kwargs=True)
+@bp.response(200, s.HandSaved)
+@bp.doc(summary="Replace hand n (1-based; needs If-Match)", security=SECURITY,
+        parameters=[{"in": "header", "name": "If-Match", "required": True,
+                     "schema": {"type": "string"}},
+                    {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}}])
+@_errors(401, 403, 404, 409, 412, 422, 428)
+def replace_hand(_shape: dict[str, Any], game_id: int, n: int, reason: str | None = None) -> Any:
+    game = _game_or_404_json(game_id)
+
+    def carry_out() -> Any:
+        expected = _expected_version(game)
+        hand = _hand_body()
+        saved = hands.replace_hand(get_session(), game, n - 1, hand, expected_version=expected,
+                                   who=actor(), reason=director_reason(reason))
+        return _saved(saved, n - 1, 200)
+    return _write(carry_out, game)
+
+
+@bp.route("/games/<int:game_id>/hands/last", methods=["DELETE"])
+@bp.arguments(s.CorrectionArgs, location="query", as_kwargs=True)
+@bp.response(200, s.HandSaved)
+@bp.doc(summary="Remove the last hand (needs If-Match)", security=SECURITY,
+        parameters=[{"in": "header", "name": "If-Match", "required": True,
+                     "schema": {"type": "string"}},
+                    {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}}])
+@_errors(401, 403, 404, 409, 412, 422, 428)
+def delete_hand(game_id: int, reason: str | None = None) -> Any:
+    game = _game_or_404_json(game_id)
+
+    def carry_out() -> Any:
+        expected = _expected_version(game)
+        saved = hands.delete_last_hand(get_session(), game, expected_version=expected,
+                                       who=actor(), reason=director_reason(reason))
+        return _saved(saved, len(saved.hands), 200)
+    return _write(carry_out, game)
+
+
+@bp.route("/games/<int:game_id>/next", methods=["GET"])
+@bp.response(200, s.NextOut)
+@bp.doc(summary="What comes next: who deals, owns, chooses and leads; the legal calls or "
+                "contracts (the engine's answer)", security=SECURITY)
+@_errors(401, 404)
+def next_hand(game_id: int) -> Any:
+    return api_views.next_body(_game_or_404_json(game_id))
+
+
+@bp.route("/games/<int:game_id>/confirmations", methods=["POST"])
+@bp.arguments(s.ConfirmIn)
+@bp.response(201, s.ConfirmOut)
+@bp.doc(summary="Confirm a seat: with its PIN (the game's scorer), or without (the seat's "
+                "own player's account)", security=SECURITY)
+@_errors(401, 403, 404, 422)
+def confirm_seat(body: dict[str, Any], game_id: int) -> Any:
+    game = _game_or_404_json(game_id)
+
+    def carry_out() -> Any:
+        response = jsonify(api_views.confirm_seat(get_session(), game, body["seat"],
+                                                  body.get("pin"), user()))
+        response.status_code = 201
+        return response
+    return _write(carry_out, game)
+
+
+@bp.route("/players", methods=["GET"])
+@bp.response(200, s.PlayerList)
+@bp.doc(summary="The roster with each player's all-time sums", security=SECURITY)
+@_errors(401)
+def players() -> Any:
+    return {"players": [api_views.player_row(r) for r in standings.roster(get_session())]}
+
+
+@bp.route("/players/<int:player_id>", methods=["GET"])
+@bp.response(200, s.PlayerDetail)
+@bp.doc(summary="One player's totals, overall and per profile", security=SECURITY)
+@_errors(401, 404)
+def player(player_id: int) -> Any:
+    stats = standings.player_stats(get_session(), player_id)
+    if stats is None:
+        return _error(404, "not-found", "There is no such player.")
+    return {"player": api_views.player_row(stats.overall),
+            "profiles": [{"profile": p, **api_views.player_row(r)} for p, r in stats.by_profile]}
+
+
+@bp.route("/seasons/<int:season_id>/standings", methods=["GET"])
+@bp.response(200, s.StandingsOut)
+@bp.doc(summary="A season's standings per profile (complete games in its days)",
+        security=SECURITY)
+@_errors(401, 404)
+def season_standings(season_id: int) -> Any:
+    season = standings.get_season(get_session(), season_id)
+    if season is None:
+        return _error(404, "not-found", "There is no such season.")
+    return api_views.standings_body(get_session(), season)
+
+
+def _game_or_404_json(game_id: int) -> Game:
+    game = queries.get_game(get_session(), game_id)
+    if game is None:
+        raise _Refusal(_error(404, "not-found", "There is no such game."))
+    return game
+
+
+@bp.errorhandler(_Refusal)
+def _refusal(e: _Refusal) -> Any:
+    return e.response
+
+
+@bp.errorhandler(UnprocessableEntity)
+def _bad_shape(e: UnprocessableEntity) -> Any:
+    """webargs' answer to a request of the wrong shape: the first field it names (a hand's
+    keys are named by their RECORD.md path)."""
+    messages = (getattr(e, "data", None) or {}).get("messages", {})
+    field, message = _first_message(messages)
+    if request.view_args and "game_id" in request.view_args and request.method in ("POST", "PUT") \
+            and field and not field.startswith(("reason", "seat", "pin")):
+        n = request.view_args.get("n")
+        index = n - 1 if n is not None else len(_game_or_404_json(request.view_args["game_id"]).hands)
+        field = f"hands[{index}].{field}"
+    return _error(422, "shape", message, field)
+
+
+def _first_message(messages: Any, path: str = "") -> tuple[str | None, str]:
+    """(path, message) of the first problem in webargs' nested messages."""
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            if key in ("json", "query", "headers"):
+                return _first_message(value, path)
+            sub = f"{path}.{key}" if path and not str(key).isdigit() else (
+                f"{path}[{key}]" if path else str(key))
+            return _first_message(value, sub)
+    if isinstance(messages, list) and messages:
+        return (path or None), str(messages[0])
+    return (path or None), "The request has the wrong shape."
+
+
+@bp.before_request
+def _seat_or_scorer() -> Any:
+    """A confirmation is for the game's scorers (a PIN) or a seat's own player: anyone else
+    is refused before the request is read (as the table page does)."""
+    if request.endpoint != "api.confirm_seat" or request.method != "POST":
+        return None
+    u = user()
+    game_id = int((request.view_args or {})["game_id"])
+    game = queries.get_game(get_session(), game_id)
+    if u is None or game is None:
+        return None
+    seated = u.player_id is not None and any(seat.player_id == u.player_id for seat in game.seats)
+    if seated or can_score(get_session(), u, game_id):
+        return None
+    return _error(403, "forbidden", "Only the game's scorers and its players confirm its seats.")
+
+
+@bp.before_request
+def _csrf_for_sessions() -> Any:
+    """A write made with the browser's session cookie needs the CSRF token like a form;
+    one made with a token needs none (there is no cookie to ride on)."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or by_token() or user() is None:
+        return None
+    if request.endpoint == "api.score" or not current_app.config.get("WTF_CSRF_ENABLED", True):
+        return None
+    current_app.extensions["csrf"].protect()
+    return None
+
+
+class _Api(Api):
+    """flask-smorest without its app-wide error handlers (the pages keep theirs; the API's
+    own errors are answered above)."""
+
+    def _register_error_handlers(self) -> None:
+        return None
+
+
+def docs_page() -> Any:
+    """/api/v1/docs: the OpenAPI document, readable (rendered here, no script from a CDN)."""
+    spec = current_app.extensions["kingsheet_api"].spec.to_dict()
+    return render_template("api/docs.html", spec=spec)
+
+
+def init_app(app: Flask) -> None:
+    app.config.update(
+        API_TITLE="kingsheet", API_VERSION="v1", OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api/v1", OPENAPI_JSON_PATH="openapi.json")
+    api = _Api(app, spec_kwargs={"components": {"securitySchemes": {
+        "bearer": {"type": "http", "scheme": "bearer",
+                   "description": "a personal API token (your account page, or "
+                                  "`flask --app app user token NAME`)"}}}})
+    api.register_blueprint(bp)
+    app.extensions["kingsheet_api"] = api
+    app.add_url_rule("/api/v1/docs", "api.docs", docs_page)
+    app.extensions["csrf"].exempt(bp)
+
+
+__all__ = ["bp", "init_app"]

@@ -11,6 +11,7 @@ from app.models.account import (
     SeatPin,
     User,
 )
+from app.models.api import ApiToken, IdempotencyRecord
 from app.models.audit import AuditAction, AuditEntry
 from app.models.export import ExportJob, ExportState
 from app.models.game import Game, GameStatus, Seat
@@ -18,6 +19,7 @@ from app.models.player import Player
 from app.models.result import PlayerTotal, SeatResult, StoredResult
 from app.models.season import Season
 
-__all__ = ["AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "ExportJob",
-           "ExportState", "Game", "GameLink", "GameScorer", "GameStatus", "LinkKind", "Player", "PlayerTotal",
+__all__ = ["ApiToken", "AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "ExportJob",
+           "ExportState", "Game", "GameLink", "GameScorer", "GameStatus", "IdempotencyRecord",
+           "LinkKind", "Player", "PlayerTotal",
            "Role", "Seat", "SeatPin", "SeatResult", "Season", "StoredResult", "User"]

@@ -26,7 +26,7 @@ from flask_login import LoginManager, current_user, login_user, logout_user
 from app.db import get_session
 from app.forms.auth import FirstDirectorForm, LoginForm, LogoutForm
 from app.models import Game, Role, User
-from app.services import accounts, confirm
+from app.services import accounts, confirm, tokens
 from app.services.accounts import Access
 from app.services.errors import BadInput
 from app.web.common import safe_next
@@ -45,13 +45,15 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: Open to anyone (endpoints, or blueprints ending in ".").
 PUBLIC = frozenset({"static", "auth.login", "auth.logout", "auth.setup", "prefs.set_language",
                     "site.favicon", "site.manifest", "rules.index", "rules.profile", "api.score",
+                    "api.docs", "api-docs.",
                     "live.qr", "share."})
 #: Endpoints of one game that check the user themselves (a player confirms their own seat).
-SELF_CHECKED = frozenset({"table.confirm_sheet"})
+SELF_CHECKED = frozenset({"table.confirm_sheet", "api.confirm_seat"})
 #: Endpoints without a game that need one of these roles (for every method).
 ROLES_NEEDED: dict[str, frozenset[Role]] = {
     "games.new": frozenset({Role.DIRECTOR, Role.SCORER}),
     "games.import_record": frozenset({Role.DIRECTOR, Role.SCORER}),
+    "api.new_game": frozenset({Role.DIRECTOR, Role.SCORER}),
     "seasons.edit": frozenset({Role.DIRECTOR}),
     "seasons.delete": frozenset({Role.DIRECTOR}),
     "users.index": frozenset({Role.DIRECTOR}),
@@ -152,8 +154,37 @@ def _game_refusal(endpoint: str, writing: bool) -> Any:
     return None
 
 
+def bearer_token() -> str | None:
+    """The token of ``Authorization: Bearer <token>``, or None without one."""
+    header = request.headers.get("Authorization", "")
+    scheme, _sep, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else None
+
+
+def by_token() -> bool:
+    """Whether this request is authenticated by an API token (no session, no CSRF)."""
+    return bool(g.get("by_token"))
+
+
+def _token_user() -> Any:
+    """A request with a bearer token acts as the token's user (over any session cookie);
+    an unknown or revoked token is refused with 401, whatever else the request carries."""
+    secret = bearer_token()
+    if secret is None:
+        return None
+    found = tokens.user_for_token(get_session(), secret)
+    if found is None:
+        return error_response(401, "token-invalid", _("Unknown or revoked API token."))
+    g._login_user = found          # Flask-Login's current_user for this request only
+    g.by_token = True
+    return None
+
+
 def guard() -> Any:
     endpoint = request.endpoint
+    refusal = _token_user()
+    if refusal is not None:
+        return refusal
     if endpoint is None or is_public(endpoint):
         return None
     if not _has_users() and not wants_json():

@@ -24,11 +24,12 @@ OPEN_TO_ANONYMOUS = {
 OPEN_TO_ANY_SCORER = {
     "games.new": "a scorer starts their own games",
     "games.import_record": "a scorer imports their own games",
+    "api.new_game": "a scorer starts their own games (the API's games.new)",
     "pdf.exports": "a bulk PDF of games reads, it changes nothing",
     "table.handover": "a one-time link adds its holder to a game's scorers (tested apart)",
 }
 #: The user's own seat: checked by the view (a player confirms only their seat).
-SELF_CHECKED = {"table.confirm_sheet"}
+SELF_CHECKED = {"table.confirm_sheet", "api.confirm_seat"}
 
 #: One payload with every field some form of the app asks for: a refusal is then never a
 #: validation error in disguise (test_the_payload_is_accepted_from_the_right_user).

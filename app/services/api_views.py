@@ -1,0 +1,136 @@
+"""What /api/v1 answers, as JSON values, from the same services the pages use (no Flask)."""
+from __future__ import annotations
+
+import copy
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.models import Confirmation, Game, GameStatus, Season, User
+from app.rules import RecordError, entry_problems
+from app.rules.choices import NextChoices, contract_choices
+from app.services import confirm, queries, standings
+from app.services.errors import ForbiddenError, Text
+from app.services.queries import GameFilter
+
+#: The API's names of a game's state, and the list's status for them.
+STATES = {"in_progress": "in_progress", "finished": "complete", "locked": "complete"}
+
+
+def _confirmations(session: Session, game: Game) -> list[dict[str, Any]]:
+    rows = session.scalars(select(Confirmation).where(Confirmation.game_id == game.id)
+                           .order_by(Confirmation.id))
+    latest: dict[int, Confirmation] = {}
+    for c in rows:
+        latest[c.seat] = c
+    return [{"seat": c.seat, "version": c.version, "current": c.version == game.version,
+             "method": c.method.value, "at": c.at.isoformat()} for _s, c in sorted(latest.items())]
+
+
+def game_body(session: Session, game: Game) -> dict[str, Any]:
+    """``{id, version, locked, confirmations, record, report}`` (record and report as
+    RECORD.md)."""
+    return {"id": game.id, "version": game.version, "locked": confirm.is_locked(session, game),
+            "confirmations": _confirmations(session, game), "record": game.record,
+            "report": queries.report(game)}
+
+
+def _item(game: Game, summary: queries.GameSummary, locked: bool) -> dict[str, Any]:
+    return {"id": game.id, "profile": summary.profile, "players": summary.players,
+            "hands_played": summary.hands_played, "n_hands": summary.n_hands,
+            "version": game.version, "locked": locked, "updated_at": game.updated_at.isoformat()}
+
+
+def _filter(session: Session, profile: str | None, player: int | None, season: int | None,
+            state: str | None) -> GameFilter | None:
+    f = GameFilter(player_id=player, profile=profile, status=STATES.get(state or ""))
+    if season is not None:
+        found = session.get(Season, season)
+        if found is None:
+            return None
+        f = GameFilter(player_id=player, profile=profile, status=f.status,
+                       date_from=found.starts_on, date_to=found.ends_on)
+    return f
+
+
+def game_page(session: Session, *, cursor: str | None = None, limit: int = 50,
+              profile: str | None = None, player: int | None = None, season: int | None = None,
+              state: str | None = None) -> dict[str, Any]:
+    """One keyset page of the game list (the pages' own order: in progress first, newest
+    first). ``state=locked`` reads finished games and keeps the locked ones."""
+    f = _filter(session, profile, player, season, state)
+    if f is None:
+        return {"games": [], "next_cursor": None}
+    items: list[dict[str, Any]] = []
+    while True:
+        page = queries.list_games(session, f, cursor, limit - len(items))
+        by_id = {g.id: g for g in session.scalars(
+            select(Game).where(Game.id.in_([s.id for s in page.games])))}
+        for summary in page.games:
+            game = by_id[summary.id]
+            locked = game.status is GameStatus.COMPLETE and confirm.is_locked(session, game)
+            if state != "locked" or locked:
+                items.append(_item(game, summary, locked))
+        cursor = page.next_cursor
+        if state != "locked" or cursor is None or len(items) >= limit:
+            return {"games": items, "next_cursor": cursor}
+
+
+def hand_problems(game: Game, hand: dict[str, Any], index: int) -> list[RecordError]:
+    """Every problem the engine finds in ``hand`` as hand ``index`` of the game (empty:
+    none; the save then checks the whole record once more)."""
+    record = copy.deepcopy(game.record)
+    record["hands"] = [*record["hands"][:index], hand]
+    return entry_problems(record, index)
+
+
+def next_body(game: Game) -> dict[str, Any]:
+    """The report's ``next`` and what the engine allows there."""
+    result = queries.replay_game(game)
+    report = queries.report(game)
+    body: dict[str, Any] = {"next": report["next"]}
+    if result.next is None:
+        return body
+    choices = NextChoices(result)
+    if result.next.fiesta:
+        body["calls"] = list(choices.legal_calls())
+        body["contracts"] = [{"contract": c, "leaders": list(choices.leaders(c, None))}
+                             for c in choices.contracts(None)]
+    elif result.profile.chosen:
+        body["contracts"] = [{"contract": c.contract, "allowed": c.allowed, "rule": c.rule,
+                              "message": c.message, "played": c.played, "limit": c.limit}
+                             for c in contract_choices(result)]
+    return body
+
+
+def confirm_seat(session: Session, game: Game, seat: int, pin: str | None,
+                 u: User | None) -> dict[str, Any]:
+    """A seat's confirmation (as the table page's): a PIN only from the game's scorer; no
+    PIN only from the seat's own player's account."""
+    from app.services.accounts import can_score
+
+    if u is None:
+        raise ForbiddenError(Text("Log in first."))
+    if pin:
+        if not can_score(session, u, game.id):
+            raise ForbiddenError(Text("Seat PINs are typed on the phone of the game's scorer."))
+        confirm.confirm_by_pin(session, game, seat, pin, u)
+    else:
+        confirm.confirm_by_account(session, game, seat, u)
+    return {"seat": seat, "version": game.version, "locked": confirm.is_locked(session, game)}
+
+
+def player_row(row: standings.StandingRow) -> dict[str, Any]:
+    return {"id": row.player_id, "name": row.name, "games": row.games, "wins": row.wins,
+            "points": row.points}
+
+
+def standings_body(session: Session, season: Season) -> dict[str, Any]:
+    tables = standings.season_standings(session, season)
+    return {"season": {"id": season.id, "name": season.name,
+                       "starts_on": season.starts_on.isoformat(),
+                       "ends_on": (season.ends_on or season.starts_on + timedelta(0)).isoformat()},
+            "tables": [{"profile": p, "rows": [{**player_row(r), "rank": r.rank} for r in rows]}
+                       for p, rows in tables.items()]}

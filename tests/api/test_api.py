@@ -1,0 +1,186 @@
+"""/api/v1 (issue 22): tokens, the scorer's whole flow, preconditions, idempotent retries,
+the guard, and the OpenAPI document covering every route (SQLite and PostgreSQL)."""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from app.models import AuditEntry, Game
+from tests.conftest import ensure_user, load_record
+
+RIFKI = load_record("rifki_complete.json")
+
+
+def token_for(app: Any, username: str, role: str = "director", player: str | None = None) -> str:
+    from app.db import get_session
+    from app.models import User
+    from app.services.tokens import create_token
+
+    user_id = ensure_user(app, username, role, player)
+    with app.app_context():
+        session = get_session()
+        _token, secret = create_token(session, session.get(User, user_id), "test")
+        return secret
+
+
+def bearer(token: str, **headers: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}", **headers}
+
+
+@pytest.fixture
+def api(app: Any) -> Any:
+    client = app.test_client(user=None)          # no session: the token alone
+    client.token = token_for(app, "directora")
+    return client
+
+
+def new_rifki(api: Any, **extra: Any) -> dict[str, Any]:
+    body = {"profile": "rifki", "players": RIFKI["players"], "first_chooser": RIFKI["first_chooser"],
+            "options": RIFKI["options"], **extra}
+    r = api.post("/api/v1/games", json=body, headers=bearer(api.token))
+    assert r.status_code == 201, r.get_json()
+    return dict(r.get_json())
+
+
+def post_hand(api: Any, gid: int, hand: dict[str, Any], version: int, **headers: str) -> Any:
+    return api.post(f"/api/v1/games/{gid}/hands", json=hand,
+                    headers=bearer(api.token, **{"If-Match": f'"v{version}"'}, **headers))
+
+
+def count(app: Any, model: Any) -> int:
+    from app.db import get_session
+
+    with app.app_context():
+        return int(get_session().scalar(select(func.count()).select_from(model)))
+
+
+def test_the_scorers_whole_flow(app, api):
+    game = new_rifki(api, seat_pins=["1111", "2222", "3333", "4444"])
+    gid, version = game["id"], game["version"]
+    assert game["record"]["options"]["choice_limit"] == "3+2" and game["report"]["hands"] == []
+    # no If-Match: 428; a stale one: 412 with the current version; nothing saved
+    hand = RIFKI["hands"][0]
+    r = api.post(f"/api/v1/games/{gid}/hands", json=hand, headers=bearer(api.token))
+    assert r.status_code == 428 and r.get_json()["error"]["field"] == "If-Match"
+    r = post_hand(api, gid, hand, version + 7)
+    assert r.status_code == 412 and r.get_json()["version"] == version
+    # a refused hand: 422, every problem with its field
+    bad = {"contract": "el-almaz", "counts": {"tricks": [3, 4, 2, 5]}}
+    r = post_hand(api, gid, bad, version)
+    body = r.get_json()
+    assert r.status_code == 422 and body["error"]["field"] == "hands[0].counts.tricks"
+    assert body["problems"] and all(p["field"].startswith("hands[0]") for p in body["problems"])
+    # the first hand, sent twice with one key (its answer lost): saved once
+    r = post_hand(api, gid, hand, version, **{"Idempotency-Key": "k-1"})
+    assert r.status_code == 201, r.get_json()
+    first = r.get_json()
+    again = post_hand(api, gid, hand, version, **{"Idempotency-Key": "k-1"})
+    assert again.status_code == 201 and again.get_json() == first
+    assert again.headers["Idempotent-Replayed"] == "true"
+    other = post_hand(api, gid, RIFKI["hands"][1], first["version"], **{"Idempotency-Key": "k-1"})
+    assert other.status_code == 422 and other.get_json()["error"]["code"] == "idempotency-key-reused"
+    version = first["version"]
+    for i, h in enumerate(RIFKI["hands"][1:], start=1):
+        r = post_hand(api, gid, h, version, **{"Idempotency-Key": f"hand-{i}"})
+        assert r.status_code == 201, (i, r.get_json())
+        assert r.get_json()["hand"]["number"] == i + 1
+        version = r.get_json()["version"]
+    r = api.get(f"/api/v1/games/{gid}", headers=bearer(api.token))
+    assert r.status_code == 200 and r.headers["ETag"] == f'"v{version}"'
+    assert r.get_json()["report"]["totals"] == __import__("app.rules", fromlist=["x"]).score_record(
+        RIFKI)["totals"]
+    assert api.get(f"/api/v1/games/{gid}", headers=bearer(api.token, **{
+        "If-None-Match": f'"v{version}"'})).status_code == 304
+    assert api.get(f"/api/v1/games/{gid}/next", headers=bearer(api.token)).get_json()["next"] is None
+    # the table confirms with the four PINs: locked
+    for seat, pin in enumerate(["1111", "2222", "3333", "4444"]):
+        r = api.post(f"/api/v1/games/{gid}/confirmations", json={"seat": seat, "pin": pin},
+                     headers=bearer(api.token))
+        assert r.status_code == 201, r.get_json()
+    assert r.get_json()["locked"] is True
+    wrong = api.post(f"/api/v1/games/{gid}/confirmations", json={"seat": 0, "pin": "9999"},
+                     headers=bearer(api.token))
+    assert wrong.status_code == 422 and wrong.get_json()["error"]["field"] == "pin"
+    # a scorer may not change it now; a director's correction carries a reason
+    scorer = app.test_client(user=None)
+    scorer.token = token_for(app, "sam", "scorer")
+    changed = copy.deepcopy(RIFKI["hands"][-1])
+    r = api.put(f"/api/v1/games/{gid}/hands/20", json=changed,
+                headers=bearer(api.token, **{"If-Match": f'"v{version}"'}))
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "locked"
+    r = api.delete(f"/api/v1/games/{gid}/hands/last?reason=wrong%20hand%20entered",
+                   headers=bearer(api.token, **{"If-Match": f'"v{version}"'}))
+    assert r.status_code == 200, r.get_json()
+    game = api.get(f"/api/v1/games/{gid}", headers=bearer(api.token)).get_json()
+    assert len(game["record"]["hands"]) == 19 and game["locked"] is False
+    log = api.get("/api/v1/games?state=in_progress", headers=bearer(api.token)).get_json()
+    assert [g["id"] for g in log["games"]] == [gid] and log["games"][0]["hands_played"] == 19
+
+
+def test_tokens_anonymous_revoked_and_foreign_games(app, api):
+    from app.db import get_session
+    from app.services.tokens import list_tokens, revoke_token
+
+    gid = new_rifki(api)["id"]
+    anonymous = app.test_client(user=None)
+    r = anonymous.get("/api/v1/games")
+    assert r.status_code == 401 and r.get_json()["error"]["code"] == "login-required"
+    assert anonymous.get("/api/v1/games", headers=bearer("ks_nope")).status_code == 401
+    scorer = token_for(app, "sam", "scorer")
+    audit = count(app, AuditEntry)
+    r = anonymous.post(f"/api/v1/games/{gid}/hands", json=RIFKI["hands"][0],
+                       headers=bearer(scorer, **{"If-Match": '"v1"'}))
+    assert r.status_code == 403 and count(app, AuditEntry) == audit
+    player = token_for(app, "pia", "player")
+    r = anonymous.post("/api/v1/games", json={"profile": "ru32", "players": ["A", "B", "C", "D"]},
+                       headers=bearer(player))
+    assert r.status_code == 403 and count(app, Game) == 1
+    # a token revoked is refused, even from a logged-in browser
+    with app.app_context():
+        session = get_session()
+        user_id = ensure_user(app, "sam", "scorer")
+        for t in list_tokens(session, user_id):
+            assert revoke_token(session, user_id, t.id)
+    assert anonymous.get("/api/v1/games", headers=bearer(scorer)).status_code == 401
+    browser = app.test_client()            # the director's session ...
+    assert browser.get("/api/v1/games", headers=bearer(scorer)).status_code == 401
+
+
+def test_session_writes_need_the_csrf_token(csrf_app):
+    client = csrf_app.test_client()
+    r = client.post("/api/v1/games", json={"profile": "ru32", "players": ["A", "B", "C", "D"]})
+    assert r.status_code == 400 and r.get_json()["error"]["code"] == "csrf"
+    token = token_for(csrf_app, "directora")
+    r = csrf_app.test_client(user=None).post(
+        "/api/v1/games", json={"profile": "ru32", "players": ["A", "B", "C", "D"]},
+        headers=bearer(token))
+    assert r.status_code == 201
+
+
+def test_every_api_route_is_in_the_openapi_document(app):
+    client = app.test_client(user=None)
+    doc = client.get("/api/v1/openapi.json").get_json()
+    assert doc["openapi"].startswith("3.")
+    paths = doc["paths"]
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/v1/") or rule.rule in ("/api/v1/openapi.json",
+                                                                 "/api/v1/docs"):
+            continue
+        path = rule.rule.replace("<int:", "{").replace(">", "}")
+        assert path in paths, path
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            op = paths[path][method.lower()]
+            assert op["responses"], (path, method)
+    html = client.get("/api/v1/docs").get_data(as_text=True)
+    assert "POST /api/v1/games/{game_id}/hands" in html
+
+
+def test_a_hand_of_the_wrong_shape_names_its_record_path(app, api):
+    gid = new_rifki(api)["id"]
+    r = post_hand(api, gid, {"contract": "el-almaz", "leader": "2", "counts": {"tricks": [4, 3, 3, 3]}}, 1)
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "hands[0].leader"
+    r = post_hand(api, gid, {"contract": "el-almaz", "colour": 1}, 1)
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "hands[0].colour"
