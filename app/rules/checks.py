@@ -34,7 +34,7 @@ class PlayRules:
     hearts_first_trick: bool = False  # hearts-first-trick (fiestas no-hearts)
     trump_mode: int = TRUMP_NONE     # must-trump / must-overtrump / must-head-trump
     penalty_mask: int = 0            # penalty-discard (and penalty-drop) cards (rifki)
-    penalty_heart: bool = False      # rifki_void "heart": a K♥ holder may discard any heart
+    penalty_heart: bool = False      # rifki_void "heart": a void K♥ holder must play a heart (any heart)
     penalty_drop: bool = False       # penalty-drop (Erkek, Kız, Rıfkı)
     must_overtake: bool = False      # must-overtake (rifki option)
     # the checks of the rules above, as judge_play asks them (set by play_rules)

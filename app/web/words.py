@@ -45,7 +45,7 @@ OPTION_LABELS = {
     "hearts_lead_ban": (_l("Hearts lead ban"), {"kupa-rifki": _l("Kupa Almaz and Rıfkı"),
                                                 "all-penalties": _l("every penalty hand")}),
     "rifki_void": (_l("Void in Rıfkı"),
-                   {"kh": _l("must discard the K♥"), "heart": _l("may discard any heart")}),
+                   {"kh": _l("must discard the K♥"), "heart": _l("must play a heart, any heart")}),
     "settlement": (_l("Payment after a −N sale"),
                    {"tricks": _l("75 for each trick the owner took, up to the bid"),
                     "bid": _l("the whole bid, whatever the owner took")}),

@@ -136,13 +136,13 @@ STATED = {
     },
     "rifki": {
         "es": ["Con «debe descartar el K♥», quien no tiene el palo de salida y tiene el K♥ debe "
-               "jugarlo. Con «puede descartar cualquier corazón», ese jugador sigue obligado a "
+               "jugarlo. Con «debe jugar un corazón, cualquiera», ese jugador sigue obligado a "
                "jugar un corazón: el K♥ u otro cualquiera. En los dos casos, quien no tiene el "
                "palo de salida ni el K♥ puede jugar cualquier carta.",
                "En Koz hay que seguir el palo si se puede. Si no se puede, hay que jugar triunfo, "
                "aunque no gane la baza"],
         "en": ["With “must discard the K♥”, a player void in the suit led who holds the K♥ must "
-               "play it. With “may discard any heart”, that player must still play a heart: the "
+               "play it. With “must play a heart, any heart”, that player must still play a heart: the "
                "K♥ or any other. Either way a void player without the K♥ may play any card.",
                "In Koz (trumps) you follow suit when you can. If you cannot, you must play a "
                "trump, even one that cannot win"],
