@@ -161,6 +161,7 @@ def hand_doc(game: Any, row: int, lang: str = "es") -> dict[str, Any] | None:
     doc["kind"] = "hand"
     doc["played_points"] = list(h.played_points)
     doc["early_end"] = h.early_end      # an Explanation: the template writes it
+    doc["payment_note"] = result.payment_note(row - 1)   # how a sale was settled (or None)
     doc["tricks_played"] = h.tricks_played
     doc["tricks"] = _tricks_doc(h)
     deal = h.deal

@@ -441,3 +441,14 @@ def test_the_spanish_hand_pdf_says_why_it_ended_early_in_spanish(pdf_app: Any,
     en = flat(text_of(client.get(f"/games/{gid}/hands/{hand.index + 1}.pdf",
                                  headers={"Accept-Language": "en"}).data))
     assert flat(f"ended early: {hand.early_end_reason}") in en
+
+
+def test_the_hand_pdf_says_how_a_sale_was_settled(pdf_app: Any, games: dict[str, Any]) -> None:
+    """Hand 10 of the subastas game: Ana buys at -2 and the owner (Dani) takes 1 trick; the
+    default settlement pays 75 (RULES.md 1.3), and the printed hand says why."""
+    gid, _record, report = games["subastas"]
+    assert report["hands"][9]["payments"] == [-75, 0, 0, 75]
+    client = pdf_app.test_client()
+    es = flat(text_of(client.get(f"/games/{gid}/hands/10.pdf", headers={"Accept-Language": "es"}).data))
+    assert flat("Pago: Ana compró a -2: 75 por cada baza que tomó Dani (1), hasta 150; "
+                "Ana paga 75 a Dani") in es
