@@ -109,7 +109,7 @@ def _refused(e: Exception, game: Game | None) -> Any:
 REFUSED = (_Refusal, RecordError, LockedError, ConflictError, ForbiddenError, BadInput)
 
 
-def _write(carry_out: Callable[[], Any], game: Game | None = None) -> Any:
+def _write(carry_out: Callable[[], Any], game: Game | None = None, retried: bool = False) -> Any:
     """Carries out a write once per ``Idempotency-Key`` (without one: every time)."""
     session = get_session()
     key = request.headers.get("Idempotency-Key")
@@ -142,8 +142,10 @@ def _write(carry_out: Callable[[], Any], game: Game | None = None) -> Any:
         session.rollback()
         response = _refused(e, game)
     except IntegrityError:
-        session.rollback()               # a request with the same key won the race
-        return _write(carry_out, game)
+        session.rollback()               # a request with the same key won the race (once)
+        if retried:
+            raise
+        return _write(carry_out, game, retried=True)
     idempotency.keep(session, u.id, key, digest, _answer_of(response))
     return response
 
