@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import pytest
 from sqlalchemy import func, select
 
 from app.models import AuditEntry, Game
@@ -28,13 +27,6 @@ def token_for(app: Any, username: str, role: str = "director", player: str | Non
 
 def bearer(token: str, **headers: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}", **headers}
-
-
-@pytest.fixture
-def api(app: Any) -> Any:
-    client = app.test_client(user=None)          # no session: the token alone
-    client.token = token_for(app, "directora")
-    return client
 
 
 def new_rifki(api: Any, **extra: Any) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from app.models import AuditEntry
-from tests.api.test_api import RIFKI, api, bearer, new_rifki, token_for  # noqa: F401 (api: a fixture)
+from tests.api.test_api import RIFKI, bearer, new_rifki, token_for
 from tests.conftest import make_app
 
 
