@@ -1,13 +1,16 @@
-"""``flask --app app user create|passwd|list``: the club's accounts from the command line.
+"""``flask --app app user create|passwd|list|token``: the club's accounts from the command line.
 
 Passwords are read from standard input (without echo when it is a terminal), never from
 the command line, where other users of the machine and the shell history would see them.
+A new API token is the only thing ``user token`` writes to standard output (so it can be
+piped into a file or a secret store); what it says about it goes to standard error.
 """
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NoReturn
 
 import click
 from flask import Flask, current_app
@@ -15,7 +18,8 @@ from flask.cli import AppGroup
 
 from app.models import Role
 
-user_cli = AppGroup("user", help="Accounts: create users, change a password, list them.")
+user_cli = AppGroup("user", help="Accounts: create users, change a password, list them, "
+                                  "make an API token.")
 
 
 def _read_password(prompt: str) -> str:
@@ -37,7 +41,7 @@ def _english() -> Iterator[None]:
         yield
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     click.echo(f"error: {message}", err=True)
     sys.exit(1)
 
@@ -91,6 +95,31 @@ def list_users() -> None:
     for user in accounts.list_users(get_session()):
         linked = f"  player: {user.player.name}" if user.player else ""
         click.echo(f"{user.username}\t{user.role.value}{linked}")
+
+
+@user_cli.command("token")
+@click.argument("name")
+@click.option("--label", default=None,
+              help="what the token is for, to tell it apart later (default: API)")
+def token(name: str, label: str | None) -> None:
+    """A new API token of user NAME, printed once (only the token, on standard output)."""
+    from app.db import get_session
+    from app.services import accounts, tokens
+    from app.services.errors import BadInput
+
+    session = get_session()
+    user = accounts.find_user(session, name)
+    if user is None:
+        _fail(f"There is no user {name}.")
+    try:
+        made, secret = tokens.create_token(session, user, label)
+    except BadInput as e:
+        _fail(f"{e.field}: {e.message}")
+    else:
+        click.echo(f"token {made.label!r} of {user.username} ({user.role.value}), {made.prefix}…: "
+                   "shown only once, it cannot be read again. Send it as "
+                   "'Authorization: Bearer <token>'.", err=True)
+        click.echo(secret)
 
 
 def init_app(app: Flask) -> None:

@@ -151,6 +151,38 @@ def test_user_commands(app, runner):
     assert r.exit_code == 0 and "dora\tdirector" in r.output
 
 
+def test_user_token_prints_a_new_token_once(app, runner):
+    from app.db import get_session
+    from app.services.tokens import list_tokens, user_for_token
+
+    ensure_user(app, "dora", "scorer")
+    r = runner.invoke(args=["user", "token", "dora", "--label", "club laptop"])
+    assert r.exit_code == 0, r.output
+    secret = r.stdout.strip()
+    assert r.stdout == secret + "\n" and secret.startswith("ks_")     # only the token: it pipes
+    assert "only once" in r.stderr and "Authorization: Bearer" in r.stderr
+    assert secret not in r.stderr
+    with app.app_context():
+        session = get_session()
+        found = user_for_token(session, secret)
+        assert found is not None and found.username == "dora"
+        (token,) = list_tokens(session, found.id)
+        assert token.label == "club laptop" and secret.startswith(token.prefix)
+        assert secret not in {token.token_hash, token.prefix}           # stored only hashed
+    api = app.test_client(user=None)
+    assert api.get("/api/v1/games", headers={"Authorization": f"Bearer {secret}"}).status_code == 200
+    assert runner.invoke(args=["user", "token", "dora"]).stdout.strip() != secret
+
+
+def test_user_token_refuses_an_unknown_user_or_a_long_label(app, runner):
+    r = runner.invoke(args=["user", "token", "nobody"])
+    assert r.exit_code == 1 and r.stdout == ""
+    assert "There is no user nobody" in r.stderr
+    ensure_user(app, "dora", "scorer")
+    r = runner.invoke(args=["user", "token", "dora", "--label", "x" * 61])
+    assert r.exit_code == 1 and r.stdout == "" and "at most 60 characters" in r.stderr
+
+
 def test_a_player_user_is_linked_to_a_roster_player(app, runner, make_game):
     make_game("ru32")
     r = runner.invoke(args=["user", "create", "ana", "--role", "player", "--player", "Ana"],
