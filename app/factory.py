@@ -31,6 +31,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     user_commands.init_app(app)
 
     from app.web import (
+        account,
         auth,
         games,
         hands,
@@ -49,7 +50,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
 
     for module in (games, hands, live, players, prefs, referee, seasons, site, rules, share, table,
-                   users):
+                   users, account):
         app.register_blueprint(module.bp)
 
     from app.web import pdf

@@ -1,4 +1,4 @@
-"""Login, the first director, a new account (shape only)."""
+"""Login, the first director, a new account, a new API token (shape only)."""
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
@@ -44,3 +44,13 @@ class EditUserForm(FlaskForm):
 
     role = SelectField(_l("Role"), choices=choices(ROLE_CHOICES))
     password = PasswordField(_l("New password (optional)"), validators=[Optional(), Length(min=8, max=200)])
+
+
+class NewTokenForm(FlaskForm):
+    """A user makes one of their own API tokens (``app.services.tokens.create_token``)."""
+
+    label = StringField(_l("What it is for"), validators=[DataRequired(), Length(max=60)])
+
+
+class RevokeTokenForm(FlaskForm):
+    """The revoke button of one token: its CSRF token alone."""

@@ -11,7 +11,10 @@ protected the day it is added:
 - an endpoint of one game (``game_id`` in the address) that changes it, or shows a form
   that does (its rule accepts POST), needs a scorer of that game or a director (else 403),
   except the ones that check for themselves (a player confirming their own seat);
-- creating games (new, import) needs a scorer or a director; seasons' forms a director.
+- creating games (new, import) needs a scorer or a director; seasons' forms a director;
+- the account page, where a user makes and revokes their API tokens, needs a logged-in
+  session: a request with a token is refused (a token never makes another token, so
+  revoking a leaked one ends what it can do).
 """
 from __future__ import annotations
 
@@ -59,14 +62,20 @@ ROLES_NEEDED: dict[str, frozenset[Role]] = {
     "users.index": frozenset({Role.DIRECTOR}),
     "users.edit": frozenset({Role.DIRECTOR}),
 }
+#: Endpoints (or blueprints ending in ".") an API token may not use: only a session does.
+SESSION_ONLY = frozenset({"account."})
 #: ... and for their writes only (the page itself is for everyone logged in).
 ROLES_TO_WRITE: dict[str, frozenset[Role]] = {
     "seasons.index": frozenset({Role.DIRECTOR}),
 }
 
 
+def _listed(endpoint: str, names: frozenset[str]) -> bool:
+    return endpoint in names or endpoint.split(".", 1)[0] + "." in names
+
+
 def is_public(endpoint: str) -> bool:
-    return endpoint in PUBLIC or endpoint.split(".", 1)[0] + "." in PUBLIC
+    return _listed(endpoint, PUBLIC)
 
 
 def user() -> User | None:
@@ -192,6 +201,8 @@ def guard() -> Any:
     u = user()
     if u is None:
         return _refuse_anonymous()
+    if by_token() and _listed(endpoint, SESSION_ONLY):
+        return forbidden(_("An API token may not do this: log in on the site."))
     writing = request.method not in SAFE_METHODS
     refusal = _role_refusal(u, endpoint, writing)
     if refusal is not None:

@@ -28,6 +28,11 @@ OPEN_TO_ANY_SCORER = {
     "pdf.exports": "a bulk PDF of games reads, it changes nothing",
     "table.handover": "a one-time link adds its holder to a game's scorers (tested apart)",
 }
+#: The user's own things, for any role: a stranger's request changes only their own.
+OPEN_TO_ANY_USER = {
+    "account.new_token": "a user makes their own API token (tests/web/test_account.py)",
+    "account.revoke": "a user revokes only their own tokens: another's is 404 (tested apart)",
+}
 #: The user's own seat: checked by the view (a player confirms only their seat).
 SELF_CHECKED = {"table.confirm_sheet", "api.confirm_seat"}
 
@@ -104,7 +109,8 @@ def url_for_rule(app: Any, endpoint: str, ids: dict[str, Any]) -> str:
     from flask import url_for
 
     values = {"game_id": ids["game"], "row": 1, "n": 1, "season_id": ids["season"], "job_id": "x",
-              "player_id": 1, "user_id": 1, "token": ids["token"], "code": "es", "profile_id": "ru32"}
+              "player_id": 1, "user_id": 1, "token_id": 1, "token": ids["token"], "code": "es",
+              "profile_id": "ru32"}
     with app.test_request_context():
         rule = next(r for r in app.url_map.iter_rules() if r.endpoint == endpoint)
         return url_for(endpoint, **{k: v for k, v in values.items() if k in rule.arguments})
@@ -126,7 +132,7 @@ def test_every_state_changing_route_is_refused_to_strangers(app, two_games, endp
             assert r.headers["Location"].startswith("/login?next=")
         assert snapshot(app) == before, endpoint
 
-    if endpoint not in OPEN_TO_ANONYMOUS and endpoint not in OPEN_TO_ANY_SCORER:
+    if endpoint not in {**OPEN_TO_ANONYMOUS, **OPEN_TO_ANY_SCORER, **OPEN_TO_ANY_USER}:
         other = app.test_client(user="beto_s", role="scorer")
         r = other.open(url, method=method, data=PAYLOAD)
         assert r.status_code == 403, (endpoint, r.status_code)
@@ -135,7 +141,7 @@ def test_every_state_changing_route_is_refused_to_strangers(app, two_games, endp
 
 def test_the_lists_name_only_routes_that_exist():
     endpoints = {e for e, _r, _m in WRITE_RULES}
-    for listed in (OPEN_TO_ANONYMOUS, OPEN_TO_ANY_SCORER, SELF_CHECKED):
+    for listed in (OPEN_TO_ANONYMOUS, OPEN_TO_ANY_SCORER, OPEN_TO_ANY_USER, SELF_CHECKED):
         assert set(listed) <= endpoints, set(listed) - endpoints
 
 

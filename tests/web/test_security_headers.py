@@ -18,7 +18,7 @@ STYLE_ATTR = re.compile(r"<[^>]+\sstyle\s*=", re.I)
 
 def _pages(gid: int, done: int) -> list[str]:
     return ["/", "/players", "/players/1", "/games/new", "/games/import", "/exports", "/scorer",
-            "/rules", "/rules/fiestas", "/seasons", f"/games/{gid}", f"/games/{gid}/hands/new",
+            "/account", "/rules", "/rules/fiestas", "/seasons", f"/games/{gid}", f"/games/{gid}/hands/new",
             f"/games/{gid}/hands/new?mode=captures", f"/games/{gid}/hands/tricks",
             f"/games/{gid}/hands/1", f"/games/{gid}/hands/1/edit", f"/games/{gid}/hands/1/tricks",
             f"/games/{gid}/audit", f"/games/{gid}/live", f"/games/{done}", "/nowhere",
