@@ -152,7 +152,7 @@ def every_page(page: Any) -> list[str]:
     from tests.conftest import base_record
 
     paths = ["/", "/games/new", "/games/import", "/players", "/login", "/users", "/users/1", "/exports",
-             "/rules", "/no-such-page"]
+             "/account", "/rules", "/no-such-page"]
     for name in ("ru32", "fiestas", "subastas", "rifki"):
         paths.append(f"/rules/{name}")
         record = load_record(f"{name}_complete.json")
