@@ -150,14 +150,23 @@ def scorer_ids(session: Session, game_id: int) -> list[int]:
 
 
 def can_score(session: Session, user: User | None, game_id: int) -> bool:
-    """Directors change every game; anyone else only the games they are a scorer of
-    (created or handed). Games from before accounts have no scorer: directors only."""
+    """Directors change every game; a scorer only the games they are a scorer of (created
+    or handed); a player none. Both must hold, the role *and* the game: a scorer demoted to
+    player keeps nothing of the games they scored. Games from before accounts have no
+    scorer: directors only."""
     if user is None:
         return False
     if user.role is Role.DIRECTOR:
         return True
+    if user.role is not Role.SCORER:
+        return False
     return bool(session.scalar(select(exists().where(GameScorer.game_id == game_id,
                                                      GameScorer.user_id == user.id))))
+
+
+def may_keep_score(user: User) -> bool:
+    """Whether the user's role keeps score at all (a player's does not)."""
+    return user.role in (Role.DIRECTOR, Role.SCORER)
 
 
 def add_scorer(session: Session, game_id: int, user_id: int) -> None:

@@ -14,7 +14,12 @@ from sqlalchemy.orm import Session
 
 from app.db import utcnow
 from app.models import Game, GameLink, LinkKind, User
-from app.services.accounts import add_scorer
+from app.services.accounts import add_scorer, may_keep_score
+from app.services.errors import ForbiddenError, Text
+
+#: What a player account reads when it opens a handover link.
+PLAYER_REFUSED = Text("A player account does not keep score: the link is still unused. "
+                      "Ask a director to make your account a scorer, or open it on a scorer's phone.")
 
 #: What a token looks like (anything else opens nothing and is never sent to the database).
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
@@ -84,11 +89,14 @@ def handover_game(session: Session, token: str) -> Game | None:
 def use_handover(session: Session, token: str, user: User) -> Game | None:
     """Adds `user` to the scorers of the link's game and spends the link (None: unknown or
     spent already). The spending is one conditional UPDATE, so two phones opening the same
-    link at once cannot both use it."""
+    link at once cannot both use it. A player's account is refused (ForbiddenError) and the
+    link stays unspent: the role decides who keeps score, not the holding of a link."""
     from sqlalchemy import update
 
     if not TOKEN.match(token):
         return None
+    if not may_keep_score(user):
+        raise ForbiddenError(PLAYER_REFUSED)
     now = utcnow()
     spent = session.execute(update(GameLink).where(
         GameLink.token == token, GameLink.kind == LinkKind.HANDOVER, GameLink.ended_at.is_(None))

@@ -10,9 +10,9 @@ from flask_babel import gettext as _
 
 from app.db import get_session
 from app.forms.auth import LogoutForm as PostForm  # a form with only its CSRF token
-from app.services import confirm, links
+from app.services import accounts, confirm, links
 from app.services.errors import BadInput, ForbiddenError
-from app.web.auth import game_access, limiter, user
+from app.web.auth import forbidden, game_access, limiter, user
 from app.web.common import found_or_404, load_game_or_404
 from app.web.messages import service_text
 
@@ -103,6 +103,8 @@ def handover(token: str) -> Any:
     session = get_session()
     game = found_or_404(links.handover_game(session, token))
     u = user()
+    if u is not None and not accounts.may_keep_score(u):
+        return forbidden(service_text(links.PLAYER_REFUSED))
     if request.method == "POST" and u is not None:
         if not PostForm().validate_on_submit():
             abort(400)

@@ -196,3 +196,91 @@ def test_the_game_forms_are_for_its_scorers(app, two_games):
     assert other.get(f"/games/{gid}").status_code == 200            # reading is for everyone
     assert other.get(f"/games/{gid}/hands/new").status_code == 403   # the entry form is not
     assert other.get(f"/games/{gid}/hands/tricks").status_code == 403
+
+
+# --- rights follow the role (issue 23.1) ----------------------------------------------------
+
+def set_role(app: Any, username: str, role: str) -> None:
+    """Changes a user's role as a director does on /users."""
+    from app.db import get_session
+    from app.services import accounts
+
+    with app.app_context():
+        s = get_session()
+        found = accounts.find_user(s, username)
+        assert found is not None
+        accounts.change_user(s, found.id, role, None)
+
+
+GAME_WRITES = [(e, r, m) for e, r, m in WRITE_RULES if "<int:game_id>" in r]
+
+
+@pytest.mark.parametrize(("endpoint", "rule", "method"), GAME_WRITES,
+                         ids=[f"{m} {r}" for _e, r, m in GAME_WRITES])
+def test_a_scorer_demoted_to_player_keeps_nothing_of_their_games(app, two_games, endpoint, rule, method):
+    """ana_s created game 1; once a player, every write of it is refused (seat PINs, share
+    and handover links included) and nothing changes."""
+    ana = app.test_client(user="ana_s", role="scorer")
+    set_role(app, "ana_s", "player")
+    url = url_for_rule(app, endpoint, two_games)
+    before = snapshot(app)
+    r = ana.open(url, method=method, data=PAYLOAD)
+    assert r.status_code == 403, (endpoint, r.status_code)
+    assert snapshot(app) == before, endpoint
+
+
+def test_a_demoted_scorer_sees_no_scorer_form_and_their_token_is_refused(app, two_games):
+    from tests.api.test_api import bearer, token_for
+
+    gid = two_games["game"]
+    token = token_for(app, "ana_s", "scorer")
+    ana = app.test_client(user="ana_s", role="scorer")
+    hand = {"contract": "no-tricks", "counts": {"tricks": [2, 3, 1, 2]}}
+    set_role(app, "ana_s", "player")
+    before = snapshot(app)
+    sheet = ana.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'id="make-share"' not in sheet
+    assert ana.get(f"/games/{gid}/hands/new").status_code == 403
+    api = app.test_client(user=None)
+    r = api.post(f"/api/v1/games/{gid}/hands", json=hand, headers=bearer(token, **{"If-Match": '"v1"'}))
+    assert r.status_code == 403 and r.get_json()["error"]["code"] == "forbidden"
+    r = api.post(f"/api/v1/games/{gid}/confirmations", json={"seat": 0, "pin": "1234"},
+                 headers=bearer(token))
+    assert r.status_code == 403
+    assert api.get(f"/api/v1/games/{gid}", headers=bearer(token)).status_code == 200   # reads
+    after = snapshot(app)
+    after.pop("api_token"), before.pop("api_token")      # (the token's last use is kept)
+    assert after == before
+    set_role(app, "ana_s", "scorer")                     # promoted again: the game is theirs
+    hand = {"contract": "no-boys", "counts": {"kings": [1, 1, 1, 1]}}
+    r = api.post(f"/api/v1/games/{gid}/hands", json=hand, headers=bearer(token, **{"If-Match": '"v1"'}))
+    assert r.status_code == 201, r.get_json()
+
+
+def test_a_player_who_opens_a_handover_link_does_not_become_a_scorer(app, two_games):
+    from app.db import get_session
+    from app.models import GameLink
+    from app.services import links
+
+    gid = two_games["game"]
+    with app.app_context():
+        token = links.handover_link(get_session(), gid, created_by=None).token
+    pia = app.test_client(user="pia", role="player")
+    pia.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    before = snapshot(app)
+    page = pia.get(f"/h/{token}")
+    assert page.status_code == 403
+    html = page.get_data(as_text=True)
+    assert "A player account does not keep score" in html and 'id="take-over-submit"' not in html
+    r = pia.post(f"/h/{token}", data=PAYLOAD)
+    assert r.status_code == 403 and "A player account does not keep score" in r.get_data(as_text=True)
+    assert pia.post(f"/games/{gid}/hands/new", data=PAYLOAD).status_code == 403
+    assert snapshot(app) == before                       # the link is still unspent
+    es = app.test_client(user="pia", role="player")
+    es.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    assert "A player account" not in es.get(f"/h/{token}").get_data(as_text=True)
+    eli = app.test_client(user="eli", role="scorer")     # a scorer's phone may still use it
+    assert eli.post(f"/h/{token}").status_code == 303
+    with app.app_context():
+        link = get_session().scalars(select(GameLink).where(GameLink.token == token)).one()
+        assert link.ended_at is not None
