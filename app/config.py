@@ -27,9 +27,14 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SECURE": False,
     "SESSION_COOKIE_HTTPONLY": True,
     "EXPORTS_DIR": None,           # None: <instance>/exports (finished bulk PDF exports)
+    # How many reverse proxies in front of the app set X-Forwarded-For / -Proto / -Host
+    # (werkzeug's ProxyFix). 0: none is trusted, the client is the connection's address.
+    # Behind the nginx of docs/deploy.md: 1. Never more than there really are: a client
+    # could then choose its own address (and its own login throttle).
+    "PROXY_COUNT": 0,
 }
 
-ENV_KEYS = ("DATABASE_URL", "SECRET_KEY", "CLUB_TIME_ZONE")
+ENV_KEYS = ("DATABASE_URL", "SECRET_KEY", "CLUB_TIME_ZONE", "PROXY_COUNT")
 #: On/off settings read from the environment ("1", "true", "yes", "on" mean on).
 ENV_FLAGS = ("SESSION_COOKIE_SECURE",)
 

@@ -17,6 +17,12 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask("app", instance_relative_config=True,
                 template_folder="../templates", static_folder="../static")
     load_config(app.config, app.instance_path, test_config)
+    proxies = int(app.config.get("PROXY_COUNT") or 0)
+    if proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore[method-assign]
+                                x_host=proxies)
     security.init_app(app)
 
     from flask_wtf.csrf import CSRFProtect

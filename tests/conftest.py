@@ -66,13 +66,13 @@ def _empty_tables(app: Any) -> None:
     from sqlalchemy import text
 
     from app.db import get_db
+    from app.models import Base
 
     engine = get_db(app).engine
     if engine.dialect.name == "postgresql":
+        names = ", ".join(t.name for t in Base.metadata.sorted_tables)   # every table, new ones too
         with engine.begin() as conn:
-            conn.execute(text("TRUNCATE audit_entry, seat_result, game_result, player_total, season, seat, "
-                              "game, player, export_job, user_account, game_scorer, confirmation, seat_pin, "
-                              "game_link RESTART IDENTITY CASCADE"))
+            conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
 
 
 DIRECTOR = "directora"

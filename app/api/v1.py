@@ -26,6 +26,7 @@ from app.rules.limits import read_json
 from app.services import api_views, games, hands, idempotency, queries, standings
 from app.services.accounts import can_score
 from app.services.errors import BadInput, ConflictError, ForbiddenError, LockedError
+from app.services.throttle import Throttled
 from app.web.auth import actor, by_token, director_reason, user
 from app.web.messages import service_text, translate_error
 
@@ -34,7 +35,8 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1",
 
 ERRORS = {400: "bad request", 401: "no or a bad token", 403: "not allowed", 404: "not found",
           409: "locked game or a write in progress", 412: "stale If-Match",
-          422: "refused (the field says where)", 428: "If-Match missing"}
+          422: "refused (the field says where)", 428: "If-Match missing",
+          429: "too many wrong PINs: the seat waits (Retry-After)"}
 IF_MATCH = re.compile(r'^(?:W/)?"v(\d+)"$')
 SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
 
@@ -102,11 +104,16 @@ def _refused(e: Exception, game: Game | None) -> Any:
         return _error(412, "stale", str(e), "If-Match", version=e.current_version)
     if isinstance(e, ForbiddenError):
         return _error(403, "forbidden", service_text(e))
+    if isinstance(e, Throttled):
+        response = _error(429, "too-many", "Too many wrong PINs for this seat: wait and try "
+                          "again.", "pin")
+        response.headers["Retry-After"] = str(e.retry_after)
+        return response
     assert isinstance(e, BadInput)
     return _error(422, "input", service_text(e), e.field)
 
 
-REFUSED = (_Refusal, RecordError, LockedError, ConflictError, ForbiddenError, BadInput)
+REFUSED = (_Refusal, RecordError, LockedError, ConflictError, ForbiddenError, BadInput, Throttled)
 
 
 def _write(carry_out: Callable[[], Any], game: Game | None = None, retried: bool = False) -> Any:
@@ -324,7 +331,7 @@ def next_hand(game_id: int) -> Any:
 @bp.response(201, s.ConfirmOut)
 @bp.doc(summary="Confirm a seat: with its PIN (the game's scorer), or without (the seat's "
                 "own player's account)", security=SECURITY)
-@_errors(401, 403, 404, 422)
+@_errors(401, 403, 404, 422, 429)
 def confirm_seat(body: dict[str, Any], game_id: int) -> Any:
     game = _game_or_404_json(game_id)
 

@@ -7,6 +7,7 @@ from app.models.account import (
     GameLink,
     GameScorer,
     LinkKind,
+    LoginAttempt,
     Role,
     SeatPin,
     User,
@@ -21,5 +22,5 @@ from app.models.season import Season
 
 __all__ = ["ApiToken", "AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "ExportJob",
            "ExportState", "Game", "GameLink", "GameScorer", "GameStatus", "IdempotencyRecord",
-           "LinkKind", "Player", "PlayerTotal",
+           "LinkKind", "LoginAttempt", "Player", "PlayerTotal",
            "Role", "Seat", "SeatPin", "SeatResult", "Season", "StoredResult", "User"]

@@ -96,6 +96,21 @@ class SeatPin(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     pin_hash: Mapped[str] = mapped_column(String(255))
+    #: wrong PINs since the last right one, and until when the seat waits (app/services/throttle.py)
+    failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    wait_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LoginAttempt(Base):
+    """A login attempt not (yet) known to be right: counted per address and per account in
+    the shared database, so every worker and app server sees the same count."""
+
+    __tablename__ = "login_attempt"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(40), index=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
 
 
 class LinkKind(enum.Enum):

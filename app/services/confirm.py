@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Confirmation, ConfirmMethod, Game, GameStatus, SeatPin, User
+from app.services import throttle
 from app.services.accounts import check_secret, hash_secret
 from app.services.errors import BadInput, ForbiddenError, LockedError, Text
 
@@ -146,6 +147,12 @@ def confirm_by_pin(session: Session, game: Game, seat: int, pin: str | None,
     stored = session.get(SeatPin, (game.id, seat))
     if stored is None:
         raise BadInput("pin", Text("This seat has no PIN: its player confirms from their account."))
+    tries = throttle.pin_try(session, stored)          # Throttled while the seat waits
     if not pin or not check_secret(stored.pin_hash, pin.strip()):
+        waits = throttle.pin_wait(tries)
+        if waits:
+            raise BadInput("pin", Text("Wrong PIN. This seat now waits %(n)s seconds before "
+                                       "the next try.", n=int(waits.total_seconds())))
         raise BadInput("pin", Text("Wrong PIN."))
+    throttle.pin_right(session, stored)
     return _confirm(session, game, seat, ConfirmMethod.PIN, scorer)

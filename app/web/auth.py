@@ -20,16 +20,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, flash, g, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_login import LoginManager, current_user, login_user, logout_user
 
 from app.db import get_session
 from app.forms.auth import FirstDirectorForm, LoginForm, LogoutForm
 from app.models import Game, Role, User
-from app.services import accounts, confirm, tokens
+from app.services import accounts, confirm, throttle, tokens
 from app.services.accounts import Access
 from app.services.errors import BadInput
 from app.web.common import safe_next
@@ -38,10 +47,7 @@ from app.web.messages import service_text
 
 bp = Blueprint("auth", __name__)
 
-#: Login throttling: failures (only) count, per client address, in the worker's memory
-#: (``RATELIMIT_STORAGE_URI`` may point at redis/memcached when several servers run).
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://")
-LOGIN_FAILURES = "10 per minute"
+#: Login and seat-PIN guesses are counted in the database: app/services/throttle.py.
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -212,8 +218,15 @@ def guard() -> Any:
 
 # --- pages -----------------------------------------------------------------------------
 
+def too_many(e: throttle.Throttled) -> Any:
+    """429 with Retry-After, in the page's language."""
+    response = make_response(error_response(429, "too-many", _(
+        "Too many attempts from this address: wait a minute and try again.")))
+    response.headers["Retry-After"] = str(e.retry_after)
+    return response
+
+
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(LOGIN_FAILURES, methods=["POST"], deduct_when=lambda r: r.status_code == 401)
 def login() -> Any:
     if not _has_users():
         return redirect(url_for("auth.setup"))
@@ -221,8 +234,14 @@ def login() -> Any:
     next_url = safe_next(request.values.get("next"))
     error = None
     if form.validate_on_submit():
+        try:
+            attempt = throttle.login_attempt(get_session(), form.username.data,
+                                             request.remote_addr or "?")
+        except throttle.Throttled as e:
+            return too_many(e)
         found = accounts.authenticate(get_session(), form.username.data, form.password.data)
         if found is not None:
+            throttle.login_succeeded(get_session(), attempt)
             login_user(found)
             return redirect(next_url, 303)
         error = _("Wrong user name or password.")
@@ -267,8 +286,6 @@ def init_app(app: Flask) -> None:
 
     manager.user_loader(load_user)
     manager.init_app(app)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
-    limiter.init_app(app)
     app.before_request(guard)
     app.register_blueprint(bp)
     # globals (not a context processor): imported macros see them too

@@ -5,21 +5,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.db import get_session
 from app.forms.auth import LogoutForm as PostForm  # a form with only its CSRF token
-from app.services import accounts, confirm, links
+from app.services import accounts, confirm, links, throttle
 from app.services.errors import BadInput, ForbiddenError
-from app.web.auth import forbidden, game_access, limiter, user
+from app.services.throttle import Throttled
+from app.web.auth import forbidden, game_access, user
 from app.web.common import found_or_404, load_game_or_404
 from app.web.messages import service_text
 
 bp = Blueprint("table", __name__)
 
-#: Wrong PINs count like failed logins: 10 a minute from one address.
-PIN_FAILURES = "10 per minute"
+#: Wrong PINs are counted per game seat (app/services/throttle.py): after 5 the seat waits.
+
+
+def _waiting(game: Any, e: Throttled) -> Any:
+    """A seat that waits after wrong PINs: the page says until when (429, Retry-After)."""
+    response = make_response(_confirm_page(game, _(
+        "Too many wrong PINs for this seat: wait %(n)s seconds and try again.", n=e.retry_after),
+        429))
+    response.headers["Retry-After"] = str(e.retry_after)
+    return response
 
 
 def _confirm_page(game: Any, error: str | None = None, status: int = 200) -> Any:
@@ -27,12 +36,12 @@ def _confirm_page(game: Any, error: str | None = None, status: int = 200) -> Any
     u = user()
     return render_template("table/confirm.html", game=game, players=list(game.record["players"]),
                            table=confirm.table_state(session, game), access=game_access(game.id),
+                           waits=throttle.seat_waits(session, game.id),
                            me=u.id if u is not None else None, error=error,
                            complete=game.status.value == "complete"), status
 
 
 @bp.route("/games/<int:game_id>/confirm", methods=["GET", "POST"])
-@limiter.limit(PIN_FAILURES, methods=["POST"], deduct_when=lambda r: r.status_code == 422)
 def confirm_sheet(game_id: int) -> Any:
     """GET: the four seats and how each confirms; POST ``seat`` (+ ``pin``): a confirmation.
     A PIN is typed on a scorer's phone; without one, only the seat's own player confirms."""
@@ -55,10 +64,27 @@ def confirm_sheet(game_id: int) -> Any:
             confirm.confirm_by_account(get_session(), game, seat, u)
     except BadInput as e:
         return _confirm_page(game, service_text(e), 422)
+    except Throttled as e:
+        return _waiting(game, e)
     players = game.record["players"]
     flash(_("%(name)s confirmed the sheet.", name=players[seat]))
     if confirm.is_locked(get_session(), game):
         flash(_("All four players confirmed: the sheet is locked."))
+    return redirect(url_for("table.confirm_sheet", game_id=game.id), 303)
+
+
+@bp.post("/games/<int:game_id>/seats/<int:seat>/pin-wait")
+def clear_pin_wait(game_id: int, seat: int) -> Any:
+    """A director ends a seat's wait after wrong PINs (the table vouches for the player)."""
+    game = load_game_or_404(game_id)
+    if not PostForm().validate_on_submit():
+        abort(400)
+    u = user()
+    if u is None or not u.is_director:
+        raise ForbiddenError(_("Only a director can end a seat's wait."))
+    throttle.clear_pin_wait(get_session(), game.id, seat)
+    flash(_("The seat of %(name)s may try its PIN again.", name=game.record["players"][seat]
+            if seat in range(4) else "?"))
     return redirect(url_for("table.confirm_sheet", game_id=game.id), 303)
 
 
