@@ -108,7 +108,7 @@ def _day(text: str) -> Any:
 def url_for_rule(app: Any, endpoint: str, ids: dict[str, Any]) -> str:
     from flask import url_for
 
-    values = {"game_id": ids["game"], "row": 1, "n": 1, "season_id": ids["season"], "job_id": "x",
+    values = {"game_id": ids["game"], "row": 1, "n": 1, "seat": 0, "season_id": ids["season"], "job_id": "x",
               "player_id": 1, "user_id": 1, "token_id": 1, "token": ids["token"], "code": "es",
               "profile_id": "ru32"}
     with app.test_request_context():
