@@ -187,6 +187,9 @@ def _token_user() -> Any:
     secret = bearer_token()
     if secret is None:
         return None
+    if not request.path.startswith("/api/"):
+        # a token is for the API: the pages and their forms go with a session (and CSRF)
+        return error_response(401, "token-not-here", _("API tokens are for /api/v1 only."))
     found = tokens.user_for_token(get_session(), secret)
     if found is None:
         return error_response(401, "token-invalid", _("Unknown or revoked API token."))

@@ -176,3 +176,15 @@ def test_a_hand_of_the_wrong_shape_names_its_record_path(app, api):
     assert r.status_code == 422 and r.get_json()["error"]["field"] == "hands[0].leader"
     r = post_hand(api, gid, {"contract": "el-almaz", "colour": 1}, 1)
     assert r.status_code == 422 and r.get_json()["error"]["field"] == "hands[0].colour"
+
+
+def test_a_token_opens_the_api_only(app, api, make_game):
+    """A token is for /api/v1: the pages and their forms go with a session and its CSRF
+    token, so a leaked token cannot drive them."""
+    gid = make_game("ru32")
+    r = app.test_client(user=None).get(f"/games/{gid}", headers=bearer(api.token))
+    assert r.status_code == 401
+    r = app.test_client(user=None).post(f"/games/{gid}/hands/new", headers=bearer(api.token),
+                                        data={"version": "1"})
+    assert r.status_code == 401
+    assert api.get(f"/api/v1/games/{gid}", headers=bearer(api.token)).status_code == 200
