@@ -22,6 +22,11 @@ user_cli = AppGroup("user", help="Accounts: create users, change a password, lis
                                   "make an API token.")
 
 
+#: At most this much of standard input is read for a password (a longer line is refused
+#: by the password's own rule; a 50 MB line is never held in memory).
+LINE_MAX = 1024
+
+
 def _read_password(prompt: str) -> str:
     if sys.stdin.isatty():
         first = click.prompt(prompt, hide_input=True, default="", show_default=False)
@@ -29,7 +34,10 @@ def _read_password(prompt: str) -> str:
         if first != again:
             raise click.ClickException("the two passwords differ")
         return str(first)
-    return sys.stdin.readline().rstrip("\r\n")
+    line = sys.stdin.readline(LINE_MAX + 1)
+    if len(line.rstrip("\r\n")) > LINE_MAX:
+        raise click.ClickException(f"the password line is longer than {LINE_MAX} characters")
+    return line.rstrip("\r\n")
 
 
 @contextmanager

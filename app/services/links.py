@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 import secrets
+from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -25,14 +27,26 @@ PLAYER_REFUSED = Text("A player account does not keep score: the link is still u
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 
 
+#: A handover link works once, within a day of being made (issue 23.8): a link photographed
+#: off a phone at the table is no key to the game next week.
+HANDOVER_FOR = timedelta(hours=24)
+
+
+def _fresh_handover() -> Any:
+    """The condition of a handover link still in its day."""
+    return GameLink.created_at > utcnow() - HANDOVER_FOR
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
 def _active(session: Session, game_id: int, kind: LinkKind) -> GameLink | None:
-    return session.scalars(select(GameLink).where(GameLink.game_id == game_id, GameLink.kind == kind,
-                                                  GameLink.ended_at.is_(None))
-                           .order_by(GameLink.id.desc())).first()
+    stmt = select(GameLink).where(GameLink.game_id == game_id, GameLink.kind == kind,
+                                  GameLink.ended_at.is_(None))
+    if kind is LinkKind.HANDOVER:
+        stmt = stmt.where(_fresh_handover())
+    return session.scalars(stmt.order_by(GameLink.id.desc())).first()
 
 
 def active_share(session: Session, game_id: int) -> GameLink | None:
@@ -82,7 +96,8 @@ def handover_game(session: Session, token: str) -> Game | None:
         return None
     link = session.scalars(select(GameLink).where(GameLink.token == token,
                                                   GameLink.kind == LinkKind.HANDOVER,
-                                                  GameLink.ended_at.is_(None))).first()
+                                                  GameLink.ended_at.is_(None),
+                                                  _fresh_handover())).first()
     return session.get(Game, link.game_id) if link is not None else None
 
 
@@ -99,8 +114,8 @@ def use_handover(session: Session, token: str, user: User) -> Game | None:
         raise ForbiddenError(PLAYER_REFUSED)
     now = utcnow()
     spent = session.execute(update(GameLink).where(
-        GameLink.token == token, GameLink.kind == LinkKind.HANDOVER, GameLink.ended_at.is_(None))
-        .values(ended_at=now))
+        GameLink.token == token, GameLink.kind == LinkKind.HANDOVER, GameLink.ended_at.is_(None),
+        _fresh_handover()).values(ended_at=now))
     if spent.rowcount != 1:  # type: ignore[attr-defined]
         session.rollback()
         return None

@@ -496,3 +496,42 @@ def test_the_confirmation_refusals_are_in_the_pages_language(app):
                  headers={"Accept-Language": "es"})
     assert r.status_code == 422 and "PIN incorrecto." in r.get_data(as_text=True)
     assert "Wrong PIN." not in r.get_data(as_text=True)
+
+
+def test_the_command_reads_a_bounded_password_line(app, runner):
+    """A 5 MB line on standard input is refused without being held whole (issue 23.8)."""
+    r = runner.invoke(args=["user", "create", "huge", "--role", "scorer"], input="x" * 5_000_000 + "\n")
+    assert r.exit_code != 0 and "longer than 1024" in r.output
+    from app.db import get_session
+    from app.services.accounts import find_user
+
+    with app.app_context():
+        assert find_user(get_session(), "huge") is None
+
+
+def test_a_handover_link_works_for_one_day(app):
+    """Issue 23.8: a handover link older than 24 hours opens nothing, and the scorer's next
+    hand-over makes a new one."""
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from app.db import get_session
+    from app.models import GameLink
+
+    gid = complete_game(app)
+    sam = tc(app, user="sam", role="scorer")
+    html = sam.post(f"/games/{gid}/handover").get_data(as_text=True)
+    token = re.search(r'id="handover-url">[^<]*/h/([\w-]+)<', html).group(1)  # type: ignore[union-attr]
+    with app.app_context():
+        s = get_session()
+        link = s.scalars(select(GameLink).where(GameLink.token == token)).one()
+        s.execute(update(GameLink).where(GameLink.id == link.id)
+                  .values(created_at=link.created_at - timedelta(hours=25)))
+        s.commit()
+    eli = tc(app, user="eli", role="scorer")
+    assert eli.post(f"/h/{token}").status_code == 404
+    assert eli.post(f"/games/{gid}/share").status_code == 403            # not a scorer
+    again = sam.post(f"/games/{gid}/handover").get_data(as_text=True)
+    fresh = re.search(r'id="handover-url">[^<]*/h/([\w-]+)<', again).group(1)  # type: ignore[union-attr]
+    assert fresh != token and eli.post(f"/h/{fresh}").status_code == 303
