@@ -125,8 +125,13 @@ def _client_class() -> Any:
 
         def login_as(self, username: str, role: str = "director", player: str | None = None) -> Any:
             user_id = ensure_user(self.application, username, role, player)
+            with self.application.app_context():
+                from app.db import get_session
+                from app.models import User
+
+                session_id = get_session().get(User, user_id).get_id()   # "<id>:<generation>"
             with self.session_transaction() as s:
-                s["_user_id"] = str(user_id)
+                s["_user_id"] = session_id
                 s["_fresh"] = True
             return self
 

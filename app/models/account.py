@@ -2,7 +2,9 @@
 sheet, and a game's links (the read-only share link, the one-time scoring handover).
 
 Nothing here imports Flask: `User` carries the four attributes Flask-Login asks of a user
-object itself (`is_authenticated`, `is_active`, `is_anonymous`, `get_id`).
+object itself (`is_authenticated`, `is_active`, `is_anonymous`, `get_id`). Its `get_id` is
+Flask-Login's *alternative id*, ``"<id>:<session generation>"``: raising the generation
+(logout, a new password, a new role) ends every session cookie made before.
 """
 from __future__ import annotations
 
@@ -38,6 +40,8 @@ class User(Base):
     player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id", ondelete="SET NULL"),
                                                   unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: part of every session cookie's user id: a cookie of an older generation is logged out
+    session_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     player: Mapped[Player | None] = relationship()
 
@@ -47,7 +51,7 @@ class User(Base):
     is_anonymous = False
 
     def get_id(self) -> str:
-        return str(self.id)
+        return f"{self.id}:{self.session_generation}"
 
     @property
     def is_director(self) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -102,27 +102,59 @@ def create_first_director(session: Session, username: str, password: str) -> Use
     return create_user(session, username, password, Role.DIRECTOR.value)
 
 
+def end_sessions(session: Session, user: User) -> None:
+    """Ends every session of `user` (each cookie carries the generation it was made in): one
+    UPDATE that adds one, so two at once both count. The caller commits. API tokens are not
+    sessions: they stay until revoked."""
+    session.execute(update(User).where(User.id == user.id)
+                    .values(session_generation=User.session_generation + 1)
+                    .execution_options(synchronize_session=False))
+    session.expire(user, ["session_generation"])
+
+
+def log_out(session: Session, user: User) -> None:
+    """Logging out: a copy of the session cookie (or any other) no longer logs in."""
+    end_sessions(session, user)
+    session.commit()
+
+
 def set_password(session: Session, username: str, password: str) -> User:
+    """A new password; it ends every session of the user."""
     user = find_user(session, username)
     if user is None:
         raise BadInput("username", Text("There is no user %(name)s.", name=username))
     user.password_hash = hash_secret(check_password(password))
+    end_sessions(session, user)
     session.commit()
     return user
 
 
 def change_user(session: Session, user_id: int, role: str, password: str | None) -> User:
-    """A director changes an account's role and, when one is given, its password."""
+    """A director changes an account's role and, when one is given, its password; either
+    change ends every session of that user (who logs in again)."""
     user = session.get(User, user_id)
     if user is None:
         raise BadInput("username", Text("There is no such user."))
     if role not in ROLES:
         raise BadInput("role", Text("The role is one of: %(roles)s.", roles=", ".join(ROLES)))
+    changed = bool(password) or user.role is not Role(role)
     if password:
         user.password_hash = hash_secret(check_password(password))
     user.role = Role(role)
+    if changed:
+        end_sessions(session, user)
     session.commit()
     return user
+
+
+def user_for_session(session: Session, session_id: str) -> User | None:
+    """The user of a session cookie's id ``"<id>:<generation>"`` while that generation is the
+    user's (an ended session, or a cookie from before generations, is nobody)."""
+    user_id, sep, generation = session_id.partition(":")
+    if not (sep and user_id.isdigit() and generation.isdigit()):
+        return None
+    user = session.get(User, int(user_id))
+    return user if user is not None and user.session_generation == int(generation) else None
 
 
 def authenticate(session: Session, username: str, password: str) -> User | None:

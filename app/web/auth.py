@@ -32,6 +32,7 @@ from flask import (
     request,
     url_for,
 )
+from flask import session as cookie_session
 from flask_babel import gettext as _
 from flask_login import LoginManager, current_user, login_user, logout_user
 
@@ -219,6 +220,19 @@ def guard() -> Any:
     return _game_refusal(endpoint, writing)
 
 
+def _new_csrf_token() -> None:
+    """Forgets the session's CSRF token: the next form gets a new one."""
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    cookie_session.pop(field, None)
+    g.pop(field, None)
+
+
+def start_session(found: User) -> None:
+    """Logs `found` in on this browser, with a CSRF token the anonymous page never had."""
+    _new_csrf_token()
+    login_user(found)
+
+
 # --- pages -----------------------------------------------------------------------------
 
 def too_many(e: throttle.Throttled) -> Any:
@@ -245,7 +259,7 @@ def login() -> Any:
         found = accounts.authenticate(get_session(), form.username.data, form.password.data)
         if found is not None:
             throttle.login_succeeded(get_session(), attempt)
-            login_user(found)
+            start_session(found)
             return redirect(next_url, 303)
         error = _("Wrong user name or password.")
     status = 401 if request.method == "POST" else 200
@@ -255,7 +269,11 @@ def login() -> Any:
 @bp.post("/logout")
 def logout() -> Any:
     if LogoutForm().validate_on_submit():
+        u = user()
+        if u is not None and not by_token():
+            accounts.log_out(get_session(), u)   # every copy of the cookie is logged out too
         logout_user()
+        _new_csrf_token()
         flash(_("You are logged out."))
     return redirect(url_for("auth.login"), 303)
 
@@ -274,7 +292,7 @@ def setup() -> Any:
             form[e.field].errors = [*form[e.field].errors, service_text(e)]
         else:
             current_app.extensions["kingsheet_has_users"] = True
-            login_user(director)
+            start_session(director)
             flash(_("Welcome, %(name)s: you are the club's director.", name=director.username))
             return redirect(url_for("games.index"), 303)
     return render_template("auth/setup.html", form=form), 400 if request.method == "POST" else 200
@@ -284,8 +302,8 @@ def init_app(app: Flask) -> None:
     manager = LoginManager()
     manager.login_view = "auth.login"
 
-    def load_user(user_id: str) -> User | None:
-        return accounts.get_user(get_session(), int(user_id)) if user_id.isdigit() else None
+    def load_user(session_id: str) -> User | None:
+        return accounts.user_for_session(get_session(), session_id)
 
     manager.user_loader(load_user)
     manager.init_app(app)

@@ -12,6 +12,8 @@ from app.db import get_session
 from app.forms.auth import EditUserForm, NewUserForm
 from app.services import accounts
 from app.services.errors import BadInput
+from app.web.auth import start_session
+from app.web.auth import user as current
 from app.web.common import found_or_404
 from app.web.messages import service_text
 
@@ -52,6 +54,9 @@ def edit(user_id: int) -> Any:
     form = EditUserForm(data={"role": user.role.value})
     if _saved(form, lambda: accounts.change_user(session, user.id, form.role.data,
                                                  form.password.data or None), form.role):
+        me = current()
+        if me is not None and me.id == user.id:
+            start_session(user)   # the change ended the user's other sessions, not this one
         flash(_("Account %(name)s changed.", name=user.username))
         return redirect(url_for("users.index"), 303)
     status = 400 if request.method == "POST" else 200

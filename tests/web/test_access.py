@@ -284,3 +284,129 @@ def test_a_player_who_opens_a_handover_link_does_not_become_a_scorer(app, two_ga
     with app.app_context():
         link = get_session().scalars(select(GameLink).where(GameLink.token == token)).one()
         assert link.ended_at is not None
+
+
+# --- sessions end (issue 23.2) --------------------------------------------------------------
+
+def _log_in(client: Any, username: str, password: str) -> Any:
+    from tests.web.helpers import csrf_from
+
+    page = client.get("/login").get_data(as_text=True)
+    r = client.post("/login", data={"username": username, "password": password, "next": "/",
+                                    "csrf_token": csrf_from(page)})
+    assert r.status_code == 303, r.status_code
+    return client
+
+
+def _copy(app: Any, client: Any) -> Any:
+    """Another browser holding a copy of `client`'s session cookie."""
+    twin = app.test_client(user=None)
+    twin.set_cookie("session", client.get_cookie("session").value)
+    return twin
+
+
+def _logged_in(client: Any) -> bool:
+    return client.get("/").status_code == 200
+
+
+def _csrf(client: Any) -> str:
+    from tests.web.helpers import csrf_from
+
+    return csrf_from(client.get("/").get_data(as_text=True))
+
+
+def test_a_cookie_copied_before_logout_is_logged_out_with_it(csrf_app):
+    from tests.conftest import TEST_PASSWORD, ensure_user
+
+    ensure_user(csrf_app, "eva", "scorer")
+    eva = _log_in(csrf_app.test_client(user=None), "eva", TEST_PASSWORD)
+    copy = _copy(csrf_app, eva)
+    assert _logged_in(copy)
+    assert eva.post("/logout", data={"csrf_token": _csrf(eva)}).status_code == 303
+    assert not _logged_in(eva) and not _logged_in(copy)
+    before = snapshot(csrf_app)
+    from tests.web.helpers import csrf_from
+
+    token = csrf_from(copy.get("/login").get_data(as_text=True))
+    r = copy.post("/games/new", data={**PAYLOAD, "csrf_token": token})
+    assert r.status_code == 303 and r.headers["Location"].startswith("/login")
+    assert snapshot(csrf_app) == before
+    assert _logged_in(_log_in(csrf_app.test_client(user=None), "eva", TEST_PASSWORD))   # again
+
+
+def test_a_new_password_on_the_accounts_page_ends_the_users_other_sessions(csrf_app):
+    from tests.conftest import TEST_PASSWORD, ensure_user
+
+    eva_id = ensure_user(csrf_app, "eva", "scorer")
+    ensure_user(csrf_app, "directora")
+    phone = _log_in(csrf_app.test_client(user=None), "eva", TEST_PASSWORD)
+    copy = _copy(csrf_app, phone)
+    director = _log_in(csrf_app.test_client(user=None), "directora", TEST_PASSWORD)
+    r = director.post(f"/users/{eva_id}", data={"role": "scorer", "password": "evas-new-secret",
+                                                "csrf_token": _csrf(director)})
+    assert r.status_code == 303
+    assert not _logged_in(phone) and not _logged_in(copy)
+    assert _logged_in(director)                              # the director's own stays
+    assert _logged_in(_log_in(csrf_app.test_client(user=None), "eva", "evas-new-secret"))
+
+
+def test_a_role_change_ends_the_users_sessions(app):
+    eva = app.test_client(user="eva", role="scorer")
+    copy = _copy(app, eva)
+    set_role(app, "eva", "player")
+    assert not _logged_in(eva) and not _logged_in(copy)
+    set_role(app, "eva", "player")                           # no change: nothing ends
+    again = app.test_client(user="eva", role="player")
+    set_role(app, "eva", "player")
+    assert _logged_in(again)
+
+
+def test_a_director_changing_their_own_password_keeps_this_session_only(csrf_app):
+    from tests.conftest import TEST_PASSWORD, ensure_user
+
+    me = ensure_user(csrf_app, "directora")
+    director = _log_in(csrf_app.test_client(user=None), "directora", TEST_PASSWORD)
+    other_phone = _copy(csrf_app, director)
+    r = director.post(f"/users/{me}", data={"role": "director", "password": "a-new-secret",
+                                            "csrf_token": _csrf(director)})
+    assert r.status_code == 303
+    assert _logged_in(director) and not _logged_in(other_phone)
+
+
+def test_user_passwd_ends_every_session_but_not_the_api_tokens(app, runner):
+    from tests.api.test_api import bearer, token_for
+
+    token = token_for(app, "eva", "scorer")
+    eva = app.test_client(user="eva", role="scorer")
+    copy = _copy(app, eva)
+    r = runner.invoke(args=["user", "passwd", "eva"], input="evas-new-secret\n")
+    assert r.exit_code == 0, r.output
+    assert not _logged_in(eva) and not _logged_in(copy)
+    # a token is revoked on the account page, not by a new password (docs/decisions.md)
+    assert app.test_client(user=None).get("/api/v1/games", headers=bearer(token)).status_code == 200
+
+
+def test_a_cookie_from_before_session_generations_logs_in_nobody(app):
+    from tests.conftest import ensure_user
+
+    old = app.test_client(user=None)
+    with old.session_transaction() as s:
+        s["_user_id"] = str(ensure_user(app, "eva", "scorer"))   # the id alone, as before
+    assert not _logged_in(old)
+
+
+def test_the_csrf_token_changes_at_login(csrf_app):
+    from tests.conftest import TEST_PASSWORD, ensure_user
+    from tests.web.helpers import csrf_from
+
+    ensure_user(csrf_app, "eva", "scorer")
+    browser = csrf_app.test_client(user=None)
+    anonymous_token = csrf_from(browser.get("/login").get_data(as_text=True))
+    r = browser.post("/login", data={"username": "eva", "password": TEST_PASSWORD, "next": "/",
+                                     "csrf_token": anonymous_token})
+    assert r.status_code == 303
+    assert _csrf(browser) != anonymous_token
+    r = browser.post("/games/new", data={**PAYLOAD, "csrf_token": anonymous_token})
+    assert r.status_code == 400                              # the page's token before login
+    r = browser.post("/logout", data={"csrf_token": anonymous_token})
+    assert _logged_in(browser)
