@@ -220,8 +220,8 @@ GAME_WRITES = [(e, r, m) for e, r, m in WRITE_RULES if "<int:game_id>" in r]
 def test_a_scorer_demoted_to_player_keeps_nothing_of_their_games(app, two_games, endpoint, rule, method):
     """ana_s created game 1; once a player, every write of it is refused (seat PINs, share
     and handover links included) and nothing changes."""
-    ana = app.test_client(user="ana_s", role="scorer")
     set_role(app, "ana_s", "player")
+    ana = app.test_client(user="ana_s")                  # logged in again, as a player
     url = url_for_rule(app, endpoint, two_games)
     before = snapshot(app)
     r = ana.open(url, method=method, data=PAYLOAD)
@@ -234,9 +234,9 @@ def test_a_demoted_scorer_sees_no_scorer_form_and_their_token_is_refused(app, tw
 
     gid = two_games["game"]
     token = token_for(app, "ana_s", "scorer")
-    ana = app.test_client(user="ana_s", role="scorer")
     hand = {"contract": "no-tricks", "counts": {"tricks": [2, 3, 1, 2]}}
     set_role(app, "ana_s", "player")
+    ana = app.test_client(user="ana_s")                  # logged in again, as a player
     before = snapshot(app)
     sheet = ana.get(f"/games/{gid}").get_data(as_text=True)
     assert 'id="make-share"' not in sheet
