@@ -16,7 +16,7 @@ from typing import Any
 from flask import Flask, current_app, jsonify, make_response, render_template, request
 from flask_smorest import Api, Blueprint
 from sqlalchemy.exc import IntegrityError
-from werkzeug.exceptions import UnprocessableEntity
+from werkzeug.exceptions import MethodNotAllowed, UnprocessableEntity
 
 from app.api import schemas as s
 from app.db import get_session
@@ -452,6 +452,16 @@ class _Api(Api):
         return None
 
 
+def _allow_header(response: Any) -> Any:
+    """A 405 under /api/v1 says which methods the address takes (``Allow``, RFC 9110): the
+    app's HTML/JSON error handler answers it without werkzeug's headers."""
+    e = request.routing_exception
+    if (response.status_code == 405 and isinstance(e, MethodNotAllowed) and e.valid_methods
+            and request.path.startswith("/api/v1/") and "Allow" not in response.headers):
+        response.headers["Allow"] = ", ".join(sorted(e.valid_methods))
+    return response
+
+
 def docs_page() -> Any:
     """/api/v1/docs: the OpenAPI document, readable (rendered here, no script from a CDN)."""
     spec = current_app.extensions["kingsheet_api"].spec.to_dict()
@@ -469,6 +479,7 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(bp)
     app.extensions["kingsheet_api"] = api
     app.add_url_rule("/api/v1/docs", "api.docs", docs_page)
+    app.after_request(_allow_header)
     app.extensions["csrf"].exempt(bp)
 
 

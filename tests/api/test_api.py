@@ -188,3 +188,11 @@ def test_a_token_opens_the_api_only(app, api, make_game):
                                         data={"version": "1"})
     assert r.status_code == 401
     assert api.get(f"/api/v1/games/{gid}", headers=bearer(api.token)).status_code == 200
+
+
+# --- found by tests/api/test_schemathesis.py ---------------------------------------------
+
+def test_a_method_the_address_does_not_take_says_which_it_does(api):
+    r = api.put("/api/v1/games", headers=bearer(api.token))
+    assert r.status_code == 405 and r.get_json()["error"]["code"] == "method-not-allowed"
+    assert set(r.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS", "POST"}
