@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import copy
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -19,6 +19,12 @@ from app.services.queries import GameFilter
 STATES = {"in_progress": "in_progress", "finished": "complete", "locked": "complete"}
 
 
+def _timestamp(at: datetime) -> str:
+    """RFC 3339 (the document's ``date-time``): stored times are UTC, but SQLite gives them
+    back without their offset."""
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).isoformat()
+
+
 def _confirmations(session: Session, game: Game) -> list[dict[str, Any]]:
     rows = session.scalars(select(Confirmation).where(Confirmation.game_id == game.id)
                            .order_by(Confirmation.id))
@@ -26,7 +32,7 @@ def _confirmations(session: Session, game: Game) -> list[dict[str, Any]]:
     for c in rows:
         latest[c.seat] = c
     return [{"seat": c.seat, "version": c.version, "current": c.version == game.version,
-             "method": c.method.value, "at": c.at.isoformat()} for _s, c in sorted(latest.items())]
+             "method": c.method.value, "at": _timestamp(c.at)} for _s, c in sorted(latest.items())]
 
 
 def game_body(session: Session, game: Game) -> dict[str, Any]:
@@ -40,7 +46,7 @@ def game_body(session: Session, game: Game) -> dict[str, Any]:
 def _item(game: Game, summary: queries.GameSummary, locked: bool) -> dict[str, Any]:
     return {"id": game.id, "profile": summary.profile, "players": summary.players,
             "hands_played": summary.hands_played, "n_hands": summary.n_hands,
-            "version": game.version, "locked": locked, "updated_at": game.updated_at.isoformat()}
+            "version": game.version, "locked": locked, "updated_at": _timestamp(game.updated_at)}
 
 
 def _filter(session: Session, profile: str | None, player: int | None, season: int | None,

@@ -196,3 +196,16 @@ def test_a_method_the_address_does_not_take_says_which_it_does(api):
     r = api.put("/api/v1/games", headers=bearer(api.token))
     assert r.status_code == 405 and r.get_json()["error"]["code"] == "method-not-allowed"
     assert set(r.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS", "POST"}
+
+
+def test_times_carry_their_offset(api):
+    from datetime import datetime
+
+    game = new_rifki(api, seat_pins=["1111", "2222", "3333", "4444"])
+    r = api.post(f"/api/v1/games/{game['id']}/confirmations", json={"seat": 0, "pin": "1111"},
+                 headers=bearer(api.token))
+    assert r.status_code == 201, r.get_json()
+    listed = api.get("/api/v1/games", headers=bearer(api.token)).get_json()["games"][0]
+    confirmed = api.get(f"/api/v1/games/{game['id']}", headers=bearer(api.token)).get_json()
+    for stamp in (listed["updated_at"], confirmed["confirmations"][0]["at"]):
+        assert datetime.fromisoformat(stamp).utcoffset() is not None, stamp
