@@ -396,8 +396,12 @@ def _bad_shape(e: UnprocessableEntity) -> Any:
     if request.view_args and "game_id" in request.view_args and request.method in ("POST", "PUT") \
             and field and not field.startswith(("reason", "seat", "pin")):
         n = request.view_args.get("n")
-        index = n - 1 if n is not None else len(_game_or_404_json(request.view_args["game_id"]).hands)
-        field = f"hands[{index}].{field}"
+        if n is None:
+            game = queries.get_game(get_session(), request.view_args["game_id"])
+            if game is None:              # the shape is checked before the view looks
+                return _error(404, "not-found", "There is no such game.")
+            n = len(game.hands) + 1
+        field = f"hands[{n - 1}].{field}"
     return _error(422, "shape", message, field)
 
 

@@ -209,3 +209,8 @@ def test_times_carry_their_offset(api):
     confirmed = api.get(f"/api/v1/games/{game['id']}", headers=bearer(api.token)).get_json()
     for stamp in (listed["updated_at"], confirmed["confirmations"][0]["at"]):
         assert datetime.fromisoformat(stamp).utcoffset() is not None, stamp
+
+
+def test_a_hand_of_the_wrong_shape_for_a_missing_game_is_not_found(api):
+    r = post_hand(api, 999, {"contract": "el-almaz", "colour": 1}, 1)
+    assert r.status_code == 404 and r.get_json()["error"]["code"] == "not-found"
