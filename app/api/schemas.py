@@ -111,7 +111,8 @@ class GameListArgs(_Strict):
 class HandSaved(Schema):
     id = fields.Integer(required=True)
     version = fields.Integer(required=True)
-    hand = Json(required=True, metadata={"description": "the hand in the score report (RECORD.md)"})
+    hand = Json(required=True, allow_none=True, metadata={
+        "description": "the hand in the score report (RECORD.md); null after DELETE hands/last"})
     totals = fields.List(fields.Integer(), required=True)
 
 

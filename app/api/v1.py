@@ -450,7 +450,10 @@ def _csrf_for_sessions() -> Any:
 
 class _Api(Api):
     """flask-smorest without its app-wide error handlers (the pages keep theirs; the API's
-    own errors are answered above)."""
+    own errors are answered above), documenting the API's own error body as every error's
+    (the `default` response too)."""
+
+    ERROR_SCHEMA = s.ErrorAnswer
 
     def _register_error_handlers(self) -> None:
         return None

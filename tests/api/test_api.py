@@ -214,3 +214,13 @@ def test_times_carry_their_offset(api):
 def test_a_hand_of_the_wrong_shape_for_a_missing_game_is_not_found(api):
     r = post_hand(api, 999, {"contract": "el-almaz", "colour": 1}, 1)
     assert r.status_code == 404 and r.get_json()["error"]["code"] == "not-found"
+
+
+def test_every_error_is_documented_in_the_apis_own_shape(app, api):
+    doc = app.test_client(user=None).get("/api/v1/openapi.json").get_json()
+    default = doc["components"]["responses"]["DEFAULT_ERROR"]
+    assert default["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorAnswer"}
+    assert "Error" not in doc["components"]["schemas"]
+    r = api.post("/api/v1/games", data=b"\x00not json", content_type="application/json",
+                 headers=bearer(api.token))
+    assert r.status_code == 400 and set(r.get_json()) == {"error"}
