@@ -7,8 +7,11 @@ from __future__ import annotations
 from marshmallow import RAISE, Schema, fields, validate
 
 from app.rules import PROFILES
+from app.security import ID_MAX
 
 SEAT = validate.Range(min=0, max=3)
+#: An id in a query, as in an address: 0 to what an id column holds.
+ID = validate.Range(min=0, max=ID_MAX)
 PROFILE_IDS = validate.OneOf(list(PROFILES))
 
 
@@ -100,11 +103,12 @@ class GamePage(Schema):
 
 
 class GameListArgs(_Strict):
-    cursor = fields.String()
+    cursor = fields.String(metadata={"description": "the next_cursor of the page before "
+                                     "(opaque; an unreadable one is refused)"})
     limit = fields.Integer(validate=validate.Range(min=1, max=100))
     profile = fields.String(validate=PROFILE_IDS)
-    player = fields.Integer(metadata={"description": "a player's id (GET /players)"})
-    season = fields.Integer(metadata={"description": "a season's id"})
+    player = fields.Integer(validate=ID, metadata={"description": "a player's id (GET /players)"})
+    season = fields.Integer(validate=ID, metadata={"description": "a season's id"})
     state = fields.String(validate=validate.OneOf(["in_progress", "finished", "locked"]))
 
 

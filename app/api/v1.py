@@ -186,6 +186,9 @@ def score() -> Any:
         security=SECURITY)
 @_errors(401, 422)
 def list_games(**args: Any) -> Any:
+    if args.get("cursor") and queries.Cursor.decode(args["cursor"]) is None:
+        return _error(422, "cursor", "Not a cursor of this list: send next_cursor back as it "
+                      "came (without one: the first page).", "cursor")
     return api_views.game_page(get_session(), **args)
 
 

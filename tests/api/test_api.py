@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 
 from app.models import AuditEntry, Game
@@ -224,3 +225,21 @@ def test_every_error_is_documented_in_the_apis_own_shape(app, api):
     r = api.post("/api/v1/games", data=b"\x00not json", content_type="application/json",
                  headers=bearer(api.token))
     assert r.status_code == 400 and set(r.get_json()) == {"error"}
+
+
+@pytest.mark.parametrize("query", ["player=9223372036854775808", "season=2147483648", "player=-1"])
+def test_an_id_in_the_query_beyond_any_id_is_refused(api, query):
+    r = api.get(f"/api/v1/games?{query}", headers=bearer(api.token))
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == query.split("=")[0]
+
+
+def test_an_unreadable_cursor_is_refused_not_read_as_the_first_page(api):
+    for _ in range(3):
+        new_rifki(api)
+    first = api.get("/api/v1/games?limit=2", headers=bearer(api.token)).get_json()
+    assert len(first["games"]) == 2 and first["next_cursor"]
+    rest = api.get(f"/api/v1/games?limit=2&cursor={first['next_cursor']}", headers=bearer(api.token))
+    assert [g["id"] for g in rest.get_json()["games"]] == [first["games"][-1]["id"] - 1]
+    r = api.get("/api/v1/games?limit=2&cursor=abc", headers=bearer(api.token))
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "cursor"
+    assert api.get("/api/v1/games?cursor=", headers=bearer(api.token)).status_code == 200
