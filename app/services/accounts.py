@@ -137,6 +137,10 @@ def change_user(session: Session, user_id: int, role: str, password: str | None)
         raise BadInput("username", Text("There is no such user."))
     if role not in ROLES:
         raise BadInput("role", Text("The role is one of: %(roles)s.", roles=", ".join(ROLES)))
+    if user.role is Role.DIRECTOR and role != Role.DIRECTOR.value and _directors(session) <= 1:
+        # the club would have nobody left to run it (issue 23.8)
+        raise BadInput("role", Text("%(name)s is the club's last director: make another "
+                                    "director first.", name=user.username))
     changed = bool(password) or user.role is not Role(role)
     if password:
         user.password_hash = hash_secret(check_password(password))
@@ -155,6 +159,11 @@ def user_for_session(session: Session, session_id: str) -> User | None:
         return None
     user = session.get(User, int(user_id))
     return user if user is not None and user.session_generation == int(generation) else None
+
+
+def _directors(session: Session) -> int:
+    return int(session.scalar(select(func.count()).select_from(User)
+                              .where(User.role == Role.DIRECTOR)) or 0)
 
 
 def authenticate(session: Session, username: str, password: str) -> User | None:

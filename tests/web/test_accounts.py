@@ -535,3 +535,14 @@ def test_a_handover_link_works_for_one_day(app):
     again = sam.post(f"/games/{gid}/handover").get_data(as_text=True)
     fresh = re.search(r'id="handover-url">[^<]*/h/([\w-]+)<', again).group(1)  # type: ignore[union-attr]
     assert fresh != token and eli.post(f"/h/{fresh}").status_code == 303
+
+
+def test_the_last_director_cannot_demote_itself(app):
+    """Issue 23.8: a club always has a director; with a second one, the first may step down."""
+    director_id = ensure_user(app, "directora")
+    director = tc(app)
+    r = director.post(f"/users/{director_id}", data={"role": "scorer"})
+    assert r.status_code == 400 and "last director" in r.get_data(as_text=True)
+    assert 'id="users-link"' in director.get("/").get_data(as_text=True)      # still a director
+    ensure_user(app, "otra")
+    assert director.post(f"/users/{director_id}", data={"role": "scorer"}).status_code == 303
