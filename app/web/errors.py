@@ -4,18 +4,23 @@
 - A stale version (two scorers saving at once): 409 with a clear message.
 - Other HTTP errors: HTML page or JSON `{"error": {"code", "message", "field"}}`,
   whichever the client asked for. The 500 handler rolls the session back.
+- The 500 page can never fail: it is rendered from ``errors/server_error.html`` with plain
+  strings (no database, no ``current_user``, no context processor), falls back to a fixed
+  page if even that breaks, and carries the security headers itself (an ``after_request``
+  that fails on the way out cannot leave it bare).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, g, jsonify, render_template, request
+from flask import Flask, current_app, g, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from app.rules import RecordError
+from app.security import security_headers
 from app.services.errors import BadInput, ConflictError, ForbiddenError, LockedError
 
 
@@ -90,12 +95,46 @@ def _http_error(e: HTTPException) -> Any:
                           _http_messages().get(code, e.description or e.name or ""))
 
 
+#: The 500 page when even its template cannot be rendered.
+FALLBACK_500 = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>500 · "
+                "kingsheet</title></head><body><h1>500</h1><p>Something went wrong on our side."
+                "</p><p><a href=\"/\">Back to the games</a></p></body></html>")
+
+
+def _words() -> tuple[str, str, str]:
+    """(language, message, link text) of the 500 page; English when the catalog fails."""
+    try:
+        from flask_babel import get_locale
+
+        return (str(get_locale() or "en"), str(_("Something went wrong on our side.")),
+                str(_("Back to the games")))
+    except Exception:  # noqa: BLE001 - the error page must not fail on a broken catalog
+        return "en", "Something went wrong on our side.", "Back to the games"
+
+
 def _server_error(e: Exception) -> Any:
+    """The 500 answer: the session rolled back (a failing database is let be), then a page
+    or JSON body that needs nothing that can fail, with the security headers set here."""
     session = g.pop("db_session", None)
     if session is not None:
-        session.rollback()
-        session.close()
-    return error_response(500, "server-error", _("Something went wrong on our side."))
+        try:
+            session.rollback()
+            session.close()
+        except Exception:  # noqa: BLE001 - the database may be what failed
+            pass
+    lang, message, back = _words()
+    try:
+        if wants_json():
+            response = jsonify({"error": {"code": "server-error", "message": message,
+                                          "field": None}})
+        else:
+            template = current_app.jinja_env.get_template("errors/server_error.html")
+            response = current_app.response_class(
+                template.render(lang=lang, message=message, back=back), mimetype="text/html")
+    except Exception:  # noqa: BLE001 - the last resort: a fixed page
+        response = current_app.response_class(FALLBACK_500, mimetype="text/html")
+    response.status_code = 500
+    return security_headers(response)
 
 
 #: Each error and its handler, registered in this order.

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 
-from tests.conftest import load_record
+import pytest
+
+from tests.conftest import load_record, make_app
 
 JUNK = ["", "x", "-1", "999999999999999999999", "%00", "<script>", "1:+9", "owner:accept",
         "AS,AS", "ZZ", "0", "4", "1.5", "[]", "{}", "' OR 1=1", "é", "trump", "433", "koz",
@@ -145,3 +147,65 @@ def _fill(url: str, name: str, token: str) -> str:
     import re
 
     return re.sub(r"<(?:[a-z]+(?:\([^)]*\))?:)?" + name + ">", token, url)
+
+
+# --- issue 23.6: huge numbers in every number field, and a 500 page that cannot fail -----
+
+
+def _failing_app(tmp_path):
+    """The app with two views that fail: one after loading the logged-in user, one in the
+    database (its session must be rolled back); exceptions answered, not raised."""
+    from sqlalchemy import text
+
+    from app.db import get_session
+
+    application = make_app(f"sqlite:///{tmp_path / 'k.sqlite'}", PROPAGATE_EXCEPTIONS=False)
+
+    def fails() -> str:
+        from flask_login import current_user
+
+        assert current_user.is_authenticated
+        raise RuntimeError("a bug")
+
+    def fails_in_the_database() -> str:
+        get_session().execute(text("SELECT * FROM no_such_table"))
+        return "never"
+
+    application.add_url_rule("/test-fails", "test_fails", fails)
+    application.add_url_rule("/test-fails-db", "test_fails_db", fails_in_the_database)
+    return application
+
+
+@pytest.mark.parametrize("path", ["/test-fails", "/test-fails-db"])
+def test_a_server_error_for_a_logged_in_user_is_a_page_with_the_headers(tmp_path, path):
+    from app.security import CSP_PAGE
+
+    client = _failing_app(tmp_path).test_client()          # the director, logged in
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    assert client.get("/").status_code == 200
+    r = client.get(path)
+    assert r.status_code == 500
+    assert r.mimetype == "text/html"
+    assert "Algo ha fallado por nuestra parte." in r.get_data(as_text=True)
+    assert r.headers["Content-Security-Policy"] == CSP_PAGE
+    assert r.headers["X-Frame-Options"] == "DENY"
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+    r = client.get(path, headers={"Accept": "application/json"})
+    assert r.status_code == 500 and r.get_json()["error"]["code"] == "server-error"
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+    assert client.get("/").status_code == 200               # the next request is fine
+
+
+def test_the_server_error_page_has_a_fallback(tmp_path, monkeypatch):
+    """Even a template that cannot be read leaves a 500 page with the headers."""
+    application = _failing_app(tmp_path)
+    client = application.test_client()
+
+    def broken(*args, **kwargs):
+        raise OSError("templates gone")
+
+    monkeypatch.setattr(application.jinja_env, "get_template", broken)
+    r = client.get("/test-fails")
+    assert r.status_code == 500 and "Something went wrong" in r.get_data(as_text=True)
+    assert r.headers["X-Frame-Options"] == "DENY"
+    assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
