@@ -37,7 +37,7 @@ ERRORS = {400: "bad request", 401: "no or a bad token", 403: "not allowed", 404:
           409: "locked game or a write in progress", 412: "stale If-Match",
           422: "refused (the field says where)", 428: "If-Match missing",
           429: "too many wrong PINs: the seat waits (Retry-After)"}
-IF_MATCH = re.compile(r'^(?:W/)?"v(\d+)"$')
+IF_MATCH = re.compile(r'^(?:W/)?"v([0-9]{1,10})"$')   # a version is an integer column
 SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
 
 

@@ -6,11 +6,12 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import Field, IntegerField, RadioField, SelectField, StringField
+from wtforms import Field, RadioField, SelectField, StringField
 from wtforms.validators import DataRequired, InputRequired, Length, Optional, Regexp, ValidationError
 
-from app.forms import choices
+from app.forms import VERSION, WholeNumber, choices
 from app.rules import PROFILES
+from app.security import ID_MAX
 
 PIN_SHAPE = Regexp(r"^\d{4}$", message=_l("A PIN is 4 digits."))
 SEAT_FIELDS = ("player_0", "player_1", "player_2", "player_3")
@@ -70,6 +71,6 @@ class ImportForm(FlaskForm):
 class VersionedForm(FlaskForm):
     """A form that changes a game carries the version it was loaded at."""
 
-    version = IntegerField(validators=[InputRequired()])
+    version = WholeNumber(VERSION, validators=[InputRequired()], low=0, high=ID_MAX)
     correction = StringField(_l("Reason for correcting a confirmed sheet"),
                              validators=[Optional(), Length(max=300)])

@@ -9,12 +9,14 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import Form, IntegerField, SelectField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms import Form, SelectField, StringField
+from wtforms.validators import InputRequired, Length, Optional
 
-from app.forms import choices
+from app.forms import COUNT_LABELS, POINTS, VERSION, WholeNumber, choices
 from app.rules.cards import SUITS
+from app.rules.limits import POINTS_MAX
 from app.rules.record import RULING_KINDS
+from app.security import ID_MAX
 from app.services.entry import EntrySpec
 
 SEAT_PAIRS = [("", "—"), ("0", "0"), ("1", "1"), ("2", "2"), ("3", "3")]
@@ -52,17 +54,21 @@ class SetupForm(Form):
 
 
 class _HandFormBase(FlaskForm):
-    version = IntegerField(validators=[InputRequired()])
+    version = WholeNumber(VERSION, validators=[InputRequired()], low=0, high=ID_MAX)
     correction = StringField(_l("Reason for correcting a confirmed sheet"),
                              validators=[Optional(), Length(max=300)])
     ruling_kind = SelectField(_l("Ruling"), choices=choices((k, k) for k in RULING_KINDS),
                               default="as-played")
     ruling_seat = SelectField(_l("Offending player"), choices=choices(SEAT_PAIRS), default="",
                               validators=[Optional()])
-    ruling_points_0 = IntegerField(validators=[Optional()])
-    ruling_points_1 = IntegerField(validators=[Optional()])
-    ruling_points_2 = IntegerField(validators=[Optional()])
-    ruling_points_3 = IntegerField(validators=[Optional()])
+    ruling_points_0 = WholeNumber(POINTS, validators=[Optional()], low=-POINTS_MAX,
+                                  high=POINTS_MAX)
+    ruling_points_1 = WholeNumber(POINTS, validators=[Optional()], low=-POINTS_MAX,
+                                  high=POINTS_MAX)
+    ruling_points_2 = WholeNumber(POINTS, validators=[Optional()], low=-POINTS_MAX,
+                                  high=POINTS_MAX)
+    ruling_points_3 = WholeNumber(POINTS, validators=[Optional()], low=-POINTS_MAX,
+                                  high=POINTS_MAX)
     ruling_reason = StringField(_l("Reason"), validators=[Optional(), Length(max=300)])
 
     spec: EntrySpec
@@ -100,8 +106,9 @@ def hand_form_class(spec: EntrySpec, mode: str) -> type[_HandFormBase]:
     required = _l("Enter a number for each player.")
     for el in rows:
         for s in range(4):
-            attrs[f"{el}_{s}"] = IntegerField(
-                validators=[InputRequired(message=required), NumberRange(0, spec.full[el])])
+            attrs[f"{el}_{s}"] = WholeNumber(COUNT_LABELS.get(el, el),
+                                             validators=[InputRequired(message=required)],
+                                             low=0, high=spec.full[el])
     if mode == "captures" and spec.has_cards:
         for card in spec.cards:
             attrs[f"card_{card}"] = SelectField(choices=choices(SEAT_PAIRS), default="",

@@ -6,11 +6,13 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, SelectField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms import SelectField, StringField
+from wtforms.validators import InputRequired, Length, Optional
 
-from app.forms import choices
+from app.forms import POINTS, VERSION, WholeNumber, choices
+from app.rules.limits import POINTS_MAX
 from app.rules.record import RULING_KINDS
+from app.security import ID_MAX
 
 SEATS = [("", "—"), ("0", "0"), ("1", "1"), ("2", "2"), ("3", "3")]
 WHOLE = _l("Type a whole number.")
@@ -19,7 +21,7 @@ WHOLE = _l("Type a whole number.")
 class SaveTricksForm(FlaskForm):
     """Saving a hand entered trick by trick (the tricks themselves are in the address)."""
 
-    version = IntegerField(validators=[InputRequired()])
+    version = WholeNumber(VERSION, validators=[InputRequired()], low=0, high=ID_MAX)
     correction = StringField(_l("Reason for correcting a confirmed sheet"),
                              validators=[Optional(), Length(max=300)])
 
@@ -27,7 +29,7 @@ class SaveTricksForm(FlaskForm):
 class RulingForm(FlaskForm):
     """The table's ruling on one hand (RULES.md §3)."""
 
-    version = IntegerField(validators=[InputRequired()])
+    version = WholeNumber(VERSION, validators=[InputRequired()], low=0, high=ID_MAX)
     correction = StringField(_l("Reason for correcting a confirmed sheet"),
                              validators=[Optional(), Length(max=300)])
     kind = SelectField(_l("Ruling"), choices=choices((k, k) for k in RULING_KINDS),
@@ -35,11 +37,11 @@ class RulingForm(FlaskForm):
                        validators=[InputRequired(message=_l("Choose a ruling."))])
     seat = SelectField(_l("Offending player"), choices=choices(SEATS), default="",
                        validators=[Optional()])
-    points_0 = IntegerField(validators=[Optional(), NumberRange(-100000, 100000)],
-                            render_kw={"inputmode": "numeric"})
-    points_1 = IntegerField(validators=[Optional(), NumberRange(-100000, 100000)])
-    points_2 = IntegerField(validators=[Optional(), NumberRange(-100000, 100000)])
-    points_3 = IntegerField(validators=[Optional(), NumberRange(-100000, 100000)])
+    points_0 = WholeNumber(POINTS, validators=[Optional()], low=-POINTS_MAX, high=POINTS_MAX,
+                           render_kw={"inputmode": "numeric"})
+    points_1 = WholeNumber(POINTS, validators=[Optional()], low=-POINTS_MAX, high=POINTS_MAX)
+    points_2 = WholeNumber(POINTS, validators=[Optional()], low=-POINTS_MAX, high=POINTS_MAX)
+    points_3 = WholeNumber(POINTS, validators=[Optional()], low=-POINTS_MAX, high=POINTS_MAX)
     reason = StringField(_l("Reason"), validators=[Optional(), Length(max=300)])
 
     def seat_value(self) -> int | None:

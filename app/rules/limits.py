@@ -28,6 +28,9 @@ TEXT_MAX = 600
 DEPTH_MAX = 12
 #: The largest magnitude of any number in a record (scores are in the hundreds).
 INT_MAX = 10**9
+#: The largest magnitude of one seat's adjusted points a ruling form accepts (a hand's
+#: points are in the hundreds; the engine checks that they add up).
+POINTS_MAX = 100_000
 #: Replay rulings of one hand (RULES.md §3 sets no limit; a table re-deals a few times at
 #: most, and every replay is a row of the sheet).
 REPLAY_MAX = 3

@@ -136,7 +136,11 @@ def _preview(form: Any, spec: Any, mode: str, game: Any, index: int,
     elif "csrf_token" in form.errors:
         abort(400)
     else:
-        problems["__all__"] = [_("Type a number for every player.")]
+        # a value typed and refused (a count out of range) is named at its row; blanks
+        # while the scorer is still typing are one line
+        typed = {f.name for f in form if f.errors and f.raw_data and str(f.raw_data[0]).strip()}
+        problems = (_form_errors(form, spec, only=typed) if typed else {}) or {
+            "__all__": [_("Type a number for every player.")]}
     total = sum(points) if points is not None else None
     # the numbers as the page writes them (app.web.words.signed): the script only places them
     shown = [signed(p) or "0" for p in points] if points is not None else None
@@ -302,11 +306,13 @@ def _draft(index: int, spec: Any, mode: str, form: Any, ready: setup_service.Set
     return draft.HandDraft.of_form(index, ready, spec, mode, form.entry_data(), ruling)
 
 
-def _form_errors(form: Any, spec: Any) -> dict[str, list[str]]:
-    """The form's shape errors by the page's field keys."""
+def _form_errors(form: Any, spec: Any, only: set[str] | None = None) -> dict[str, list[str]]:
+    """The form's shape errors by the page's field keys (of the fields ``only``, if given)."""
     errors: dict[str, list[str]] = {}
     known = set(spec.counts) | set(spec.capture_counts) | {"kh", "last_two", "cards", "ruling"}
     for name, errs in form.errors.items():
+        if only is not None and name not in only:
+            continue
         key = name.rsplit("_", 1)[0] if name[-1].isdigit() else name
         key = "cards" if name.startswith("card_") else key
         key = "ruling" if key.startswith("ruling") else key

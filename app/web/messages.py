@@ -14,6 +14,7 @@ from flask import Flask
 from flask_babel import get_translations, gettext, pgettext
 from flask_babel import lazy_gettext as _l
 
+from app.forms import COUNT_LABELS
 from app.rules import RecordError, Term
 from app.rules.profiles import ELEMENTS
 from app.rules.record import TYPE_NAMES, WHAT
@@ -21,8 +22,7 @@ from app.services.errors import Text
 from app.web.words import CONTRACTS, call_text, contract_name, current_lang
 
 FIELD_LABELS = {
-    "tricks": _l("Tricks"), "hearts": _l("Hearts"), "kings": _l("Kings"), "queens": _l("Queens"),
-    "jacks": _l("Jacks"), "kh": _l("King of hearts"), "last_two": _l("Last two tricks"),
+    **COUNT_LABELS, "kh": _l("King of hearts"), "last_two": _l("Last two tricks"),
     "cards": _l("Cards taken"), "contract": _l("Contract"), "trump": _l("Trump"),
     "leader": _l("Leader"), "auction": _l("Auction"), "ruling": _l("Ruling"),
 }

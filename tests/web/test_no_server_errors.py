@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.conftest import load_record, make_app
+from tests.conftest import base_record, load_record, make_app
 
 JUNK = ["", "x", "-1", "999999999999999999999", "%00", "<script>", "1:+9", "owner:accept",
         "AS,AS", "ZZ", "0", "4", "1.5", "[]", "{}", "' OR 1=1", "é", "trump", "433", "koz",
@@ -150,6 +150,101 @@ def _fill(url: str, name: str, token: str) -> str:
 
 
 # --- issue 23.6: huge numbers in every number field, and a 500 page that cannot fail -----
+
+HUGE = "9" * 400          # past a float: WTForms' NumberRange failed on it (OverflowError)
+
+
+def _number_fields(gid: int, version: int) -> list[tuple[str, dict[str, str], str, str]]:
+    """(address, form, page key, words naming the field) of every form field that takes a
+    number: the hand entry (its counts, the ruling's points, its version) saved and
+    previewed, and the ruling form (points, version)."""
+    kings = {"version": str(version), "kings_0": HUGE, "kings_1": "0", "kings_2": "0",
+             "kings_3": "0"}
+    edit = {"version": str(version), "tricks_0": "2", "tricks_1": "2", "tricks_2": "2",
+            "tricks_3": "2", "ruling_kind": "adjusted", "ruling_reason": "x",
+            "ruling_points_0": HUGE, "ruling_points_1": "-" + HUGE, "ruling_points_2": "0",
+            "ruling_points_3": "-80"}
+    points = "Adjusted points: type a whole number from -100000 to 100000."
+    version_words = "Sheet version: type a whole number from 0 to 2147483647."
+    return [
+        (f"/games/{gid}/hands/new", kings, "kings", "Kings: type a whole number from 0 to 4."),
+        (f"/games/{gid}/hands/new", {**kings, "kings_0": "-" + HUGE}, "kings",
+         "Kings: type a whole number from 0 to 4."),
+        (f"/games/{gid}/hands/new", {**kings, "kings_0": "4", "version": HUGE}, "__all__",
+         version_words),
+        (f"/games/{gid}/hands/1/edit", edit, "ruling", points),
+        (f"/games/{gid}/hands/1/ruling", {"version": str(version), "kind": "adjusted",
+                                          "reason": "x", "points_0": HUGE, "points_1": "0",
+                                          "points_2": "0", "points_3": "0"}, "points", points),
+        (f"/games/{gid}/hands/1/ruling", {"version": HUGE, "kind": "as-played"}, "version",
+         version_words),
+    ]
+
+
+def test_huge_numbers_in_every_number_field_are_refused_by_name(client, make_game):
+    gid = make_game("ru32", hands=[{"counts": {"tricks": [2, 2, 2, 2]}}])
+    version = 1
+    before = client.get(f"/games/{gid}/record.json").get_json()
+    for url, form, key, words in _number_fields(gid, version):
+        r = client.post(url, data=form)
+        assert r.status_code == 400, (url, form, r.status_code)
+        assert words in r.get_data(as_text=True), (url, key)
+        if url.endswith(("/new", "/edit")):                 # the live preview names it too
+            r = client.post(url, data={**form, "preview": "1"})
+            assert r.status_code == 200, (url, r.status_code)
+            assert words in r.get_json()["problems"][key], (url, r.get_json())
+    assert client.get(f"/games/{gid}/record.json").get_json() == before
+
+
+def test_a_huge_count_is_refused_in_the_page_language(app, make_game):
+    gid = make_game("ru32", hands=[{"counts": {"tricks": [2, 2, 2, 2]}}])
+    spanish = app.test_client()
+    spanish.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    form = {"version": "1", "kings_0": HUGE, "kings_1": "0", "kings_2": "0", "kings_3": "0"}
+    r = spanish.post(f"/games/{gid}/hands/new", data=form)
+    assert r.status_code == 400
+    assert "Reyes: escribe un número entero de 0 a 4." in r.get_data(as_text=True)
+
+
+def test_blank_counts_in_the_preview_stay_one_line(client, make_game):
+    gid = make_game("ru32", hands=[{"counts": {"tricks": [2, 2, 2, 2]}}])
+    r = client.post(f"/games/{gid}/hands/new", data={"version": "1", "kings_0": "1",
+                                                     "preview": "1"})
+    assert r.get_json()["problems"] == {"__all__": ["Type a number for every player."]}
+
+
+def test_huge_numbers_in_the_json_endpoints_are_refused_by_name(client, make_game):
+    gid = make_game("ru32", hands=[{"counts": {"tricks": [2, 2, 2, 2]}}])
+    huge = int(HUGE)
+    match = {"If-Match": '"v1"'}
+    cases = [
+        ("GET", f"/api/v1/games?player={HUGE}", {}, 422, "player"),
+        ("GET", f"/api/v1/games?season={HUGE}", {}, 422, "season"),
+        ("GET", "/api/v1/games?player=2147483648", {}, 422, "player"),
+        ("GET", f"/api/v1/games?limit={HUGE}", {}, 422, "limit"),
+        ("POST", "/api/v1/games", {"json": {"profile": "ru32", "players": ["a", "b", "c", "d"],
+                                            "first_dealer": huge}}, 422, "first_dealer"),
+        ("POST", f"/api/v1/games/{gid}/confirmations", {"json": {"seat": huge}}, 422, "seat"),
+        ("POST", f"/api/v1/games/{gid}/hands", {"json": {"counts": {"kings": [huge, 0, 0, 0]}},
+                                                "headers": match}, 422,
+         "hands[1].counts.kings[0]"),
+        ("POST", f"/api/v1/games/{gid}/hands", {"json": {"leader": huge}, "headers": match},
+         422, "hands[1].leader"),
+        ("PUT", f"/api/v1/games/{gid}/hands/1", {"json": {"ruling": {
+            "kind": "adjusted", "points": [huge, 0, 0, 0], "reason": "x"},
+            "counts": {"tricks": [2, 2, 2, 2]}}, "headers": match}, 422,
+         "hands[0].ruling.points[0]"),
+        ("POST", f"/api/v1/games/{gid}/hands", {"json": {"counts": {"kings": [1, 1, 1, 1]}},
+                                                "headers": {"If-Match": f'"v{"9" * 5000}"'}},
+         412, "If-Match"),
+        ("POST", "/api/v1/score", {"json": base_record("ru32", first_dealer=huge)}, 422,
+         "first_dealer"),
+    ]
+    for method, url, kwargs, status, field in cases:
+        r = client.open(url, method=method, **kwargs)
+        assert r.status_code == status, (method, url[:80], r.status_code, r.get_data()[:300])
+        assert r.get_json()["error"]["field"] == field, (url[:80], r.get_json())
+    assert len(client.get(f"/games/{gid}/record.json").get_json()["hands"]) == 1
 
 
 def _failing_app(tmp_path):
