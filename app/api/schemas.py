@@ -130,6 +130,9 @@ class NextOut(Schema):
 class ConfirmIn(_Strict):
     seat = fields.Integer(required=True, strict=True, validate=SEAT)
     pin = fields.String(validate=validate.Regexp(r"^\d{4}$"))
+    version = fields.Integer(strict=True, metadata={
+        "description": "the game version the player saw (GET /games/<id>); another one is "
+                       "refused with 409 sheet-changed. Without it: the sheet as it is now"})
 
 
 class ConfirmOut(Schema):

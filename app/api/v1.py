@@ -25,7 +25,7 @@ from app.rules import PROFILES, RecordError, score_record
 from app.rules.limits import read_json
 from app.services import api_views, games, hands, idempotency, queries, standings
 from app.services.accounts import can_score
-from app.services.errors import BadInput, ConflictError, ForbiddenError, LockedError
+from app.services.errors import BadInput, ConflictError, ForbiddenError, LockedError, SheetChanged
 from app.services.throttle import Throttled
 from app.web.auth import actor, by_token, director_reason, user
 from app.web.messages import service_text, translate_error
@@ -109,6 +109,8 @@ def _refused(e: Exception, game: Game | None) -> Any:
                           "again.", "pin")
         response.headers["Retry-After"] = str(e.retry_after)
         return response
+    if isinstance(e, SheetChanged):
+        return _error(409, "sheet-changed", service_text(e), e.field, version=e.current_version)
     assert isinstance(e, BadInput)
     return _error(422, "input", service_text(e), e.field)
 
@@ -340,7 +342,7 @@ def confirm_seat(body: dict[str, Any], game_id: int) -> Any:
 
     def carry_out() -> Any:
         response = jsonify(api_views.confirm_seat(get_session(), game, body["seat"],
-                                                  body.get("pin"), user()))
+                                                  body.get("pin"), user(), body.get("version")))
         response.status_code = 201
         return response
     return _write(carry_out, game)

@@ -112,7 +112,7 @@ def next_body(game: Game) -> dict[str, Any]:
 
 
 def confirm_seat(session: Session, game: Game, seat: int, pin: str | None,
-                 u: User | None) -> dict[str, Any]:
+                 u: User | None, version: int | None = None) -> dict[str, Any]:
     """A seat's confirmation (as the table page's): a PIN only from the game's scorer; no
     PIN only from the seat's own player's account."""
     from app.services.accounts import can_score
@@ -122,9 +122,9 @@ def confirm_seat(session: Session, game: Game, seat: int, pin: str | None,
     if pin:
         if not can_score(session, u, game.id):
             raise ForbiddenError(Text("Seat PINs are typed on the phone of the game's scorer."))
-        confirm.confirm_by_pin(session, game, seat, pin, u)
+        confirm.confirm_by_pin(session, game, seat, pin, u, version)
     else:
-        confirm.confirm_by_account(session, game, seat, u)
+        confirm.confirm_by_account(session, game, seat, u, version)
     return {"seat": seat, "version": game.version, "locked": confirm.is_locked(session, game)}
 
 

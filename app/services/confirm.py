@@ -7,6 +7,10 @@ current version is **locked**: every change is refused (`LockedError`, 409) unle
 director gives a reason. That correction is a save like any other, so it raises the
 version: the four confirmations no longer match it, the sheet is unlocked and asks the
 table to confirm again. Confirmations never change the record or its version.
+
+A confirmation names the version the player saw (the page's form carries it): one of a
+version that is no longer the sheet's is refused (`SheetChanged`), and the confirmation is
+stored with the version seen, so a save landing meanwhile can never lock a sheet nobody saw.
 """
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from sqlalchemy.orm import Session
 from app.models import Confirmation, ConfirmMethod, Game, GameStatus, SeatPin, User
 from app.services import throttle
 from app.services.accounts import check_secret, hash_secret
-from app.services.errors import BadInput, ForbiddenError, LockedError, Text
+from app.services.errors import BadInput, ForbiddenError, LockedError, SheetChanged, Text
 
 PIN = re.compile(r"^\d{4}$")
 REASON_MAX = 300
@@ -115,11 +119,11 @@ def check_unlocked(session: Session, game: Game, reason: str | None) -> str | No
 
 
 def _confirm(session: Session, game: Game, seat: int, method: ConfirmMethod,
-             user: User | None) -> Confirmation:
+             user: User | None, seen: int) -> Confirmation:
     latest = _latest(session, game.id).get(seat)
-    if latest is not None and latest.version == game.version:
+    if latest is not None and latest.version == seen:
         return latest   # confirmed already: a second tap changes nothing
-    c = Confirmation(game_id=game.id, seat=seat, version=game.version, n_rows=len(game.hands),
+    c = Confirmation(game_id=game.id, seat=seat, version=seen, n_rows=len(game.hands),
                      method=method, user_id=user.id if user else None)
     session.add(c)
     session.commit()
@@ -131,19 +135,32 @@ def _check_seat(seat: int) -> None:
         raise BadInput("seat", Text("There is no such seat."))
 
 
-def confirm_by_account(session: Session, game: Game, seat: int, user: User) -> Confirmation:
-    """One tap from the account linked to the seat's player."""
+def _seen(game: Game, version: int | None) -> int:
+    """The version a confirmation is for: the one the player saw, which must be the sheet's
+    (SheetChanged otherwise); None (the API without ``version``) is the current one."""
+    if version is None:
+        return game.version
+    if version != game.version:
+        raise SheetChanged(game.version)
+    return version
+
+
+def confirm_by_account(session: Session, game: Game, seat: int, user: User,
+                       version: int | None = None) -> Confirmation:
+    """One tap from the account linked to the seat's player, for the `version` they saw."""
     _check_seat(seat)
     player_id = game.seats[seat].player_id
     if user.player_id is None or user.player_id != player_id:
         raise ForbiddenError(Text("Only the player of this seat confirms it from their account."))
-    return _confirm(session, game, seat, ConfirmMethod.ACCOUNT, user)
+    return _confirm(session, game, seat, ConfirmMethod.ACCOUNT, user, _seen(game, version))
 
 
 def confirm_by_pin(session: Session, game: Game, seat: int, pin: str | None,
-                   scorer: User | None) -> Confirmation:
-    """The seat's PIN typed on the scorer's phone at the table."""
+                   scorer: User | None, version: int | None = None) -> Confirmation:
+    """The seat's PIN typed on the scorer's phone at the table, for the `version` the table
+    saw (checked before the PIN: a stale confirmation counts no try)."""
     _check_seat(seat)
+    seen = _seen(game, version)
     stored = session.get(SeatPin, (game.id, seat))
     if stored is None:
         raise BadInput("pin", Text("This seat has no PIN: its player confirms from their account."))
@@ -155,4 +172,4 @@ def confirm_by_pin(session: Session, game: Game, seat: int, pin: str | None,
                                        "the next try.", n=int(waits.total_seconds())))
         raise BadInput("pin", Text("Wrong PIN."))
     throttle.pin_right(session, stored)
-    return _confirm(session, game, seat, ConfirmMethod.PIN, scorer)
+    return _confirm(session, game, seat, ConfirmMethod.PIN, scorer, seen)

@@ -77,3 +77,12 @@ class ForbiddenError(Exception):
     def __init__(self, message: str | Text) -> None:
         self.text = as_text(message)
         super().__init__(str(self.text))
+
+
+class SheetChanged(BadInput):
+    """A confirmation of a version of the sheet that is not the current one: the player
+    looked at another sheet than the one that stands (field ``version``)."""
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__("version", Text("The sheet changed: look again."))
+        self.current_version = current_version

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from app.db import get_session
 from app.forms.auth import LogoutForm as PostForm  # a form with only its CSRF token
 from app.services import accounts, confirm, links, throttle
-from app.services.errors import BadInput, ForbiddenError
+from app.services.errors import BadInput, ForbiddenError, SheetChanged
 from app.services.throttle import Throttled
 from app.web.auth import forbidden, game_access, user
 from app.web.common import found_or_404, load_game_or_404
@@ -52,6 +52,8 @@ def confirm_sheet(game_id: int) -> Any:
         abort(400)
     seat = request.form.get("seat", type=int)
     pin = request.form.get("pin")
+    # the version of the sheet the player looked at (a form without one saw no sheet)
+    seen = request.form.get("version", type=int, default=-1)
     u = user()
     if u is None or seat is None:
         abort(400)
@@ -59,9 +61,11 @@ def confirm_sheet(game_id: int) -> Any:
         if pin:
             if not game_access(game.id).can_score:
                 raise ForbiddenError(_("Seat PINs are typed on the phone of the game's scorer."))
-            confirm.confirm_by_pin(get_session(), game, seat, pin, u)
+            confirm.confirm_by_pin(get_session(), game, seat, pin, u, version=seen)
         else:
-            confirm.confirm_by_account(get_session(), game, seat, u)
+            confirm.confirm_by_account(get_session(), game, seat, u, version=seen)
+    except SheetChanged as e:
+        return _confirm_page(game, service_text(e), 409)
     except BadInput as e:
         return _confirm_page(game, service_text(e), 422)
     except Throttled as e:

@@ -233,8 +233,21 @@ def complete_game(app: Any, scorer: str = "sam") -> int:
     return gid
 
 
+def seen_version(client: Any, gid: int) -> str:
+    """The game's version as its confirmation page shows it (the one a confirmation names)."""
+    html = client.get(f"/games/{gid}/confirm").get_data(as_text=True)
+    found = re.search(r'name="version" value="(\d+)"', html)
+    return found.group(1) if found else str(client.get(f"/api/v1/games/{gid}").get_json()["version"])
+
+
 def by_pin(client: Any, gid: int, seat: int, pin: str) -> Any:
-    return client.post(f"/games/{gid}/confirm", data={"seat": str(seat), "pin": pin})
+    return client.post(f"/games/{gid}/confirm", data={"seat": str(seat), "pin": pin,
+                                                      "version": seen_version(client, gid)})
+
+
+def by_account(client: Any, gid: int, seat: int) -> Any:
+    return client.post(f"/games/{gid}/confirm", data={"seat": str(seat),
+                                                      "version": seen_version(client, gid)})
 
 
 def first_hand_form(client: Any, gid: int) -> dict[str, str]:
@@ -253,12 +266,12 @@ def test_confirm_lock_director_correction_and_confirm_again(app):
     assert by_pin(sam, gid, 0, "9999").status_code == 422                  # wrong PIN: nothing
     assert "Wrong PIN." in by_pin(sam, gid, 0, "9999").get_data(as_text=True)
     assert by_pin(dani, gid, 0, "1111").status_code == 403                 # PINs: the scorer's phone
-    assert dani.post(f"/games/{gid}/confirm", data={"seat": "0"}).status_code == 403   # not her seat
+    assert by_account(dani, gid, 0).status_code == 403   # not her seat
     for seat, pin in ((0, "1111"), (1, "2222"), (2, "3333")):
         assert by_pin(sam, gid, seat, pin).status_code == 303
     sheet = sam.get(f"/games/{gid}").get_data(as_text=True)
     assert 'id="locked-badge"' not in sheet and sheet.count('data-current="1"') == 3
-    assert dani.post(f"/games/{gid}/confirm", data={"seat": "3"}).status_code == 303   # one tap
+    assert by_account(dani, gid, 3).status_code == 303   # one tap
     sheet = sam.get(f"/games/{gid}").get_data(as_text=True)
     assert 'id="locked-badge"' in sheet and sheet.count('data-current="1"') == 4
     assert "from their account" in sheet and "with the seat's PIN" in sheet
@@ -295,7 +308,7 @@ def test_confirm_lock_director_correction_and_confirm_again(app):
     # the table confirms again: locked again
     for seat, pin in ((0, "1111"), (1, "2222"), (2, "3333")):
         assert by_pin(sam, gid, seat, pin).status_code == 303
-    assert dani.post(f"/games/{gid}/confirm", data={"seat": "3"}).status_code == 303
+    assert by_account(dani, gid, 3).status_code == 303
     assert 'id="locked-badge"' in sam.get(f"/games/{gid}").get_data(as_text=True)
     assert sam.post(f"/games/{gid}/hands/last/delete", data={"version": "2"}).status_code == 409
 
@@ -492,8 +505,8 @@ def test_a_director_changes_a_role_and_resets_a_password(app):
 def test_the_confirmation_refusals_are_in_the_pages_language(app):
     gid = complete_game(app)
     sam = tc(app, user="sam", role="scorer")
-    r = sam.post(f"/games/{gid}/confirm", data={"seat": "0", "pin": "9999"},
-                 headers={"Accept-Language": "es"})
+    r = sam.post(f"/games/{gid}/confirm", headers={"Accept-Language": "es"},
+                 data={"seat": "0", "pin": "9999", "version": seen_version(sam, gid)})
     assert r.status_code == 422 and "PIN incorrecto." in r.get_data(as_text=True)
     assert "Wrong PIN." not in r.get_data(as_text=True)
 
@@ -546,3 +559,66 @@ def test_the_last_director_cannot_demote_itself(app):
     assert 'id="users-link"' in director.get("/").get_data(as_text=True)      # still a director
     ensure_user(app, "otra")
     assert director.post(f"/users/{director_id}", data={"role": "scorer"}).status_code == 303
+
+# --- a confirmation names what it confirms (issue 23.4) -------------------------------------
+
+def _confirmed_versions(app: Any, gid: int) -> list[tuple[int, int]]:
+    from app.db import get_session
+    from app.models import Confirmation
+
+    with app.app_context():
+        rows = get_session().scalars(select(Confirmation).where(Confirmation.game_id == gid)
+                                     .order_by(Confirmation.id)).all()
+        return [(c.seat, c.version) for c in rows]
+
+
+def test_a_confirmation_of_a_sheet_that_changed_is_refused_and_nothing_locks(app):
+    gid = complete_game(app)
+    sam = tc(app, user="sam", role="scorer")
+    dani = tc(app, user="dani", role="player")
+    for seat, pin in ((0, "1111"), (1, "2222"), (2, "3333")):
+        assert by_pin(sam, gid, seat, pin).status_code == 303
+    seen = seen_version(dani, gid)                         # dani looks at version 1 ...
+    assert seen == "1"
+    assert sam.post(f"/games/{gid}/hands/1/edit", data=first_hand_form(sam, gid)).status_code == 302
+    r = dani.post(f"/games/{gid}/confirm", data={"seat": "3", "version": seen})   # ... and taps
+    assert r.status_code == 409
+    html = r.get_data(as_text=True)
+    assert 'id="confirm-error"' in html and "The sheet changed: look again." in html
+    assert 'name="version" value="2"' in html              # the page shows the sheet as it is
+    assert dani.post(f"/games/{gid}/confirm", data={"seat": "3"}).status_code == 409  # saw none
+    assert _confirmed_versions(app, gid) == [(0, 1), (1, 1), (2, 1)]
+    assert 'id="locked-badge"' not in sam.get(f"/games/{gid}").get_data(as_text=True)
+    r = sam.post(f"/games/{gid}/confirm", data={"seat": "0", "pin": "1111", "version": "1"},
+                 headers={"Accept-Language": "es"})
+    assert r.status_code == 409 and "La hoja ha cambiado: vuelve a mirarla." in r.get_data(as_text=True)
+    # looking again: version 2 is confirmed, by all four, and locks
+    assert by_account(dani, gid, 3).status_code == 303
+    for seat, pin in ((0, "1111"), (1, "2222"), (2, "3333")):
+        assert by_pin(sam, gid, seat, pin).status_code == 303
+    assert 'id="locked-badge"' in sam.get(f"/games/{gid}").get_data(as_text=True)
+    assert _confirmed_versions(app, gid)[3:] == [(3, 2), (0, 2), (1, 2), (2, 2)]
+
+
+def test_the_api_confirmation_may_name_the_version_it_confirms(app):
+    from tests.api.test_api import bearer, token_for
+
+    gid = complete_game(app)
+    token = token_for(app, "sam", "scorer")
+    api = tc(app, user=None)
+    sam = tc(app, user="sam", role="scorer")
+    assert sam.post(f"/games/{gid}/hands/1/edit", data=first_hand_form(sam, gid)).status_code == 302
+    r = api.post(f"/api/v1/games/{gid}/confirmations", json={"seat": 0, "pin": "1111", "version": 1},
+                 headers=bearer(token))
+    assert r.status_code == 409
+    assert r.get_json()["error"] == {"code": "sheet-changed", "field": "version",
+                                     "message": "The sheet changed: look again."}
+    assert r.get_json()["version"] == 2
+    assert _confirmed_versions(app, gid) == []
+    r = api.post(f"/api/v1/games/{gid}/confirmations", json={"seat": 0, "pin": "1111", "version": 2},
+                 headers=bearer(token))
+    assert r.status_code == 201 and r.get_json()["version"] == 2
+    r = api.post(f"/api/v1/games/{gid}/confirmations", json={"seat": 1, "pin": "2222"},
+                 headers=bearer(token))
+    assert r.status_code == 201                            # without one: the sheet as it is
+    assert _confirmed_versions(app, gid) == [(0, 2), (1, 2)]
