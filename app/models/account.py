@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import DateTime, Enum, ForeignKey, Integer, String
+from sqlalchemy import Boolean, DateTime, Enum, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db import Base, utcnow
@@ -40,6 +40,9 @@ class User(Base):
     player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id", ondelete="SET NULL"),
                                                   unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: True for the director created by the first visit (/setup), None for everyone else: the
+    #: unique constraint lets only one such row exist, so four first visits at once make one
+    first_director: Mapped[bool | None] = mapped_column(Boolean, unique=True)
     #: part of every session cookie's user id: a cookie of an older generation is logged out
     session_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 

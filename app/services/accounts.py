@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from sqlalchemy import exists, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -78,9 +79,15 @@ def _player(session: Session, name: str | None) -> Player | None:
     return player
 
 
+FIRST_DIRECTOR_EXISTS = Text("The first director exists already: log in.")
+
+
 def create_user(session: Session, username: str, password: str, role: str,
-                player: str | None = None) -> User:
-    """A new user; BadInput (naming the field) for a taken name, an empty password, …"""
+                player: str | None = None, first_director: bool = False) -> User:
+    """A new user; BadInput (naming the field) for a taken name, an empty password, … The
+    checks run before the insert, and the database's unique constraints decide a race (two
+    requests creating one name, or linking one player, at once): the loser gets the same
+    BadInput, never an IntegrityError."""
     name = clean_username(username)
     if role not in ROLES:
         raise BadInput("role", Text("The role is one of: %(roles)s.", roles=", ".join(ROLES)))
@@ -89,17 +96,28 @@ def create_user(session: Session, username: str, password: str, role: str,
         raise BadInput("username", Text("There is already a user %(name)s.", name=name))
     linked = _player(session, player)
     user = User(username=name, password_hash=hash_secret(password), role=Role(role),
-                player_id=linked.id if linked else None)
+                player_id=linked.id if linked else None, first_director=first_director or None)
     session.add(user)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        if first_director and has_users(session):
+            raise BadInput("username", FIRST_DIRECTOR_EXISTS) from None
+        if find_user(session, name) is not None:
+            raise BadInput("username", Text("There is already a user %(name)s.", name=name)) from None
+        _player(session, player)          # BadInput when another request linked the player
+        raise
     return user
 
 
 def create_first_director(session: Session, username: str, password: str) -> User:
-    """The club's first user (only while there is none)."""
+    """The club's first user (only while there is none): one atomic step. Requests racing
+    past the check all insert a row marked ``first_director``; the unique constraint keeps
+    one, the others are told the first director exists (BadInput on ``username``)."""
     if has_users(session):
-        raise BadInput("username", Text("The first director exists already: log in."))
-    return create_user(session, username, password, Role.DIRECTOR.value)
+        raise BadInput("username", FIRST_DIRECTOR_EXISTS)
+    return create_user(session, username, password, Role.DIRECTOR.value, first_director=True)
 
 
 def end_sessions(session: Session, user: User) -> None:

@@ -290,6 +290,8 @@ def setup() -> Any:
             director = accounts.create_first_director(get_session(), form.username.data, form.password.data)
         except BadInput as e:
             form[e.field].errors = [*form[e.field].errors, service_text(e)]
+            if e.text == accounts.FIRST_DIRECTOR_EXISTS:   # another first visit won the race
+                return render_template("auth/setup.html", form=form), 409
         else:
             current_app.extensions["kingsheet_has_users"] = True
             start_session(director)
