@@ -464,13 +464,22 @@ class _Api(Api):
         return None
 
 
-def _allow_header(response: Any) -> Any:
-    """A 405 under /api/v1 says which methods the address takes (``Allow``, RFC 9110): the
-    app's HTML/JSON error handler answers it without werkzeug's headers."""
+def _http_headers(response: Any) -> Any:
+    """The headers HTTP asks of two errors under /api/v1, which the app's HTML/JSON error
+    handlers answer without: a 405 says which methods the address takes (``Allow``, RFC
+    9110), a 401 how to authenticate (``WWW-Authenticate``, RFC 9110 and RFC 6750: a
+    Bearer token, and ``invalid_token`` when the one sent is unknown or revoked)."""
+    if not request.path.startswith("/api/v1/"):
+        return response
     e = request.routing_exception
     if (response.status_code == 405 and isinstance(e, MethodNotAllowed) and e.valid_methods
-            and request.path.startswith("/api/v1/") and "Allow" not in response.headers):
+            and "Allow" not in response.headers):
         response.headers["Allow"] = ", ".join(sorted(e.valid_methods))
+    if response.status_code == 401 and "WWW-Authenticate" not in response.headers:
+        challenge = 'Bearer realm="kingsheet"'
+        if request.headers.get("Authorization", "").lower().startswith("bearer "):
+            challenge += ', error="invalid_token"'
+        response.headers["WWW-Authenticate"] = challenge
     return response
 
 
@@ -491,7 +500,7 @@ def init_app(app: Flask) -> None:
     api.register_blueprint(bp)
     app.extensions["kingsheet_api"] = api
     app.add_url_rule("/api/v1/docs", "api.docs", docs_page)
-    app.after_request(_allow_header)
+    app.after_request(_http_headers)
     app.extensions["csrf"].exempt(bp)
 
 

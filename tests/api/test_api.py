@@ -199,6 +199,16 @@ def test_a_method_the_address_does_not_take_says_which_it_does(api):
     assert set(r.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS", "POST"}
 
 
+def test_a_401_says_how_to_authenticate(app, api):
+    anonymous = app.test_client(user=None)
+    r = anonymous.get("/api/v1/games")
+    assert r.status_code == 401 and r.headers["WWW-Authenticate"] == 'Bearer realm="kingsheet"'
+    r = anonymous.get("/api/v1/games", headers=bearer("ks_revoked-or-never-made"))
+    assert r.status_code == 401
+    assert r.headers["WWW-Authenticate"] == 'Bearer realm="kingsheet", error="invalid_token"'
+    assert api.get("/api/v1/games", headers=bearer(api.token)).status_code == 200
+
+
 def test_times_carry_their_offset(api):
     from datetime import datetime
 
