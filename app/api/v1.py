@@ -133,7 +133,8 @@ def _write(carry_out: Callable[[], Any], game: Game | None = None, retried: bool
         key = idempotency.check_key(key)
     except BadInput as e:
         return _error(422, "idempotency-key", service_text(e), e.field)
-    digest = idempotency.request_digest(request.method, request.path, request.get_data())
+    target = request.full_path if request.query_string else request.path   # ?reason= too
+    digest = idempotency.request_digest(request.method, target, request.get_data())
     try:
         kept = idempotency.kept_answer(session, u.id, key, digest)
     except BadInput as e:

@@ -253,3 +253,16 @@ def test_an_unreadable_cursor_is_refused_not_read_as_the_first_page(api):
     r = api.get("/api/v1/games?limit=2&cursor=abc", headers=bearer(api.token))
     assert r.status_code == 422 and r.get_json()["error"]["field"] == "cursor"
     assert api.get("/api/v1/games?cursor=", headers=bearer(api.token)).status_code == 200
+
+
+def test_one_key_with_another_query_is_another_request(api):
+    """A key names one request: method, address with its query (a director's reason), body."""
+    gid = new_rifki(api)["id"]
+    r = post_hand(api, gid, RIFKI["hands"][0], 1, **{"Idempotency-Key": "k-q"})
+    assert r.status_code == 201
+    r = api.delete(f"/api/v1/games/{gid}/hands/last?reason=first",
+                   headers=bearer(api.token, **{"If-Match": '"v2"', "Idempotency-Key": "k-del"}))
+    assert r.status_code == 200
+    r = api.delete(f"/api/v1/games/{gid}/hands/last?reason=second",
+                   headers=bearer(api.token, **{"If-Match": '"v2"', "Idempotency-Key": "k-del"}))
+    assert r.status_code == 422 and r.get_json()["error"]["code"] == "idempotency-key-reused"
