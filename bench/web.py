@@ -10,8 +10,12 @@ GETs when it is installed, and a bounded keep-alive Python client (2 connections
 number of requests) for the POSTs and, always, for the GETs too. Targets (issue 3): sheet
 median within 2x the bare page, POST median within 3x. It also measures the live sheet's
 version check (issue 13: every open page polls it about once a second) while nothing
-changed, a 304 with If-None-Match, which must cost less than the bare page. The last line
-is `ratio: R` (sheet median over bare median).
+changed, a 304 with If-None-Match, which must cost less than the bare page. And the JSON
+API (issue 22), with a director's token: POST a counts hand to /api/v1/games/<id>/hands
+with If-Match (each to its own new ru32 game; target within 3x, as the form's POST), GET
+/api/v1/games/<id> of the same rifki game as the sheet (record and report; within 2x, as
+the sheet) and the same GET answered 304 to If-None-Match (below 1x, as the version
+check). The last line is `ratio: R` (sheet median over bare median).
 
     python bench/web.py [--requests 400] [--seconds 5]
 """
@@ -84,7 +88,7 @@ class Client:
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if body is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers.setdefault("Content-Type", "application/x-www-form-urlencoded")
         start = time.perf_counter()
         self.conn.request(method, path, body=body, headers=headers)
         resp = self.conn.getresponse()
@@ -144,6 +148,18 @@ def bench_director(app: Any) -> None:
         session = get_session()
         if accounts.find_user(session, BENCH_USER) is None:
             accounts.create_user(session, BENCH_USER, BENCH_PASSWORD, "director")
+
+
+def bench_token(app: Any) -> str:
+    """An API token of the bench director (/api/v1 takes a token, not the session)."""
+    from app.db import get_session
+    from app.services import accounts, tokens
+
+    with app.app_context():
+        session = get_session()
+        user = accounts.find_user(session, BENCH_USER)
+        assert user is not None
+        return tokens.create_token(session, user, "bench")[1]
 
 
 def log_in(client: Client) -> dict[str, str]:
@@ -211,7 +227,11 @@ def main() -> None:
                  "players": ["Ana", "Beto", "Carla", "Dani"], "first_dealer": 0, "hands": []}
         post_ids = [import_game(session, json.loads(json.dumps(empty)), who="bench").id
                     for _ in range(args.requests)]
+        # the API's POSTs: 20 to warm up, then one first hand to each of the others
+        api_ids = [import_game(session, json.loads(json.dumps(empty)), who="bench").id
+                   for _ in range(args.requests + 20)]
     bench_director(app)
+    bearer = {"Authorization": f"Bearer {bench_token(app)}"}
 
     port, bare_port = free_port(), free_port()
     servers = [start("app:create_app()", port, env), start("bench.bare_app:app", bare_port, env)]
@@ -247,10 +267,34 @@ def main() -> None:
         body = urllib.parse.urlencode(form)
         jobs = [("POST", f"/games/{gid}/hands/new", body) for gid in post_ids]
         post_t = stats(bounded_load(port, jobs, cookies=client.cookies))
+        # the API: a token, no session; JSON in and out
+        api_client = Client(port)
+        api_game, api_seen = f"/api/v1/games/{sheet_id}", {**bearer, "If-None-Match": '"v1"'}
+        for headers, want in ((bearer, 200), (api_seen, 304)):
+            probe = api_client.request("GET", api_game, None, headers)[0]
+            if probe != want:
+                sys.exit(f"GET {api_game} with {sorted(headers)} answered {probe}, not {want}")
+        bounded_load(port, [("GET", api_game, None)] * 20, headers=bearer)
+        api_get_t = stats(bounded_load(port, [("GET", api_game, None)] * args.requests, headers=bearer))
+        bounded_load(port, [("GET", api_game, None)] * 20, headers=api_seen)
+        api_304_t = stats(bounded_load(port, [("GET", api_game, None)] * args.requests, headers=api_seen))
+        hand = json.dumps({"contract": "no-tricks", "counts": {"tricks": [2, 3, 1, 2]}})
+        api_post = {**bearer, "If-Match": '"v1"', "Content-Type": "application/json"}
+        probe, answer, _e = api_client.request("POST", f"/api/v1/games/{api_ids[0]}/hands", hand,
+                                               api_post)
+        if probe != 201:
+            sys.exit(f"POST /api/v1/games/{api_ids[0]}/hands answered {probe}: {answer[:300]}")
+        bounded_load(port, [("POST", f"/api/v1/games/{gid}/hands", hand) for gid in api_ids[1:20]],
+                     headers=api_post)
+        api_post_t = stats(bounded_load(port, [("POST", f"/api/v1/games/{gid}/hands", hand)
+                                               for gid in api_ids[20:]], headers=api_post))
         rows.append(("GET sheet (20-hand rifki)", sheet_t))
         rows.append(("GET bare 20x6 table page", bare_t))
         rows.append(("GET version check (304)", live_t))
         rows.append(("POST a hand (counts)", post_t))
+        rows.append(("API GET the game (200)", api_get_t))
+        rows.append(("API GET the game (304)", api_304_t))
+        rows.append(("API POST a hand (counts)", api_post_t))
         print(f"gunicorn 2 workers per app; bounded client: {args.requests} requests per URL over "
               "2 keep-alive connections")
         for name, (med, p95) in rows:
@@ -258,6 +302,11 @@ def main() -> None:
         print(f"sheet / bare (median): {sheet_t[0] / bare_t[0]:.2f}x (target <= 2x)")
         print(f"POST / bare (median):  {post_t[0] / bare_t[0]:.2f}x (target <= 3x)")
         print(f"version check 304 / bare (median): {live_t[0] / bare_t[0]:.2f}x (target < 1x)")
+        print(f"API GET game / bare (median): {api_get_t[0] / bare_t[0]:.2f}x (target <= 2x, as the sheet)")
+        print(f"API GET 304 / bare (median):  {api_304_t[0] / bare_t[0]:.2f}x (target < 1x, as the "
+              "version check)")
+        print(f"API POST / bare (median):     {api_post_t[0] / bare_t[0]:.2f}x (target <= 3x, as the "
+              "form's POST)")
         w_sheet = wrk(f"http://127.0.0.1:{port}{sheet_path}", args.seconds, cookie_header(member))
         w_bare = wrk(f"http://127.0.0.1:{bare_port}{bare_path}", args.seconds)
         ratio = sheet_t[0] / bare_t[0]
