@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.audit import axe_findings, small_targets
 from tests.browser.conftest import shot
@@ -34,7 +35,8 @@ def test_a_token_made_shown_once_and_revoked_at_375px(page: Any) -> None:
     assert page.is_visible("#copy-token")                 # 127.0.0.1 is a secure context
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.click("#copy-token")
-    page.wait_for_function("document.getElementById('copy-token').textContent.includes('✓')")
+    # a locator assertion, not wait_for_function: the page's CSP forbids evaluating strings
+    expect(page.locator("#copy-token")).to_contain_text("✓")
     assert page.evaluate("navigator.clipboard.readText()") == secret
     assert problems_of(page) == []
     page.screenshot(path=shot("account-new-token-375.png"), full_page=True)
