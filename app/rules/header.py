@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.errors import InputError
-from app.rules.limits import NAME_MAX, check_value, clean_text
+from app.rules.limits import check_name, check_value
 from app.rules.profiles import Options, Profile, get_profile
 from app.rules.record import FORMAT, TOP_KEYS, check_keys, need_list, need_seat, need_str, type_name
 
@@ -61,7 +61,7 @@ def _players(top: dict[str, Any]) -> list[str]:
                             n=len(players_raw))
     players: list[str] = []
     for k, name in enumerate(players_raw):
-        name = clean_text(need_str(name, f"players[{k}]", nonempty=True), f"players[{k}]", NAME_MAX)
+        name = check_name(need_str(name, f"players[{k}]", nonempty=True), f"players[{k}]")
         if name in players:
             raise InputError.of(f"players[{k}]", "players", '"%(name)s" is already seat %(seat)s',
                                 name=name, seat=players.index(name))

@@ -6,7 +6,10 @@ record needs, no integer larger than any score, no text that is not valid Unicod
 control character or is longer than the longest field a form accepts. The engine then
 applies the field's own limit (:data:`NAME_MAX`, :data:`REASON_MAX`) and stores names and
 reasons in Unicode normal form C (:func:`clean_text`), so that "José" typed on two phones
-is one player. Everything here is pure Python (the engine's layer).
+is one player. Names (players, users, seasons, a ruling's "by") hold no invisible or
+text-direction character (:func:`check_name`), and a reason has visible text
+(:func:`has_visible_text`): the one rule for both, used at every door. Everything here is
+pure Python (the engine's layer).
 """
 from __future__ import annotations
 
@@ -55,6 +58,51 @@ def check_text(text: str, fld: str, limit: int = TEXT_MAX) -> None:
     if len(text) > limit:
         raise InputError.of(fld, "too-long", "is too long: at most %(limit)s characters, not %(n)s",
                             limit=limit, n=len(text))
+
+
+#: The bidi controls (embeddings, overrides, isolates, marks): all of category Cf, named
+#: here so the rule reads as it is meant.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                          "\u2066\u2067\u2068\u2069")
+#: Categories a name never holds: controls, format characters (zero-width spaces and
+#: joiners, the soft hyphen, the byte order mark, the bidi controls) and the line and
+#: paragraph separators.
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+#: Letters that show as nothing (Hangul fillers, the blank Braille pattern).
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def is_invisible(ch: str) -> bool:
+    """A character that shows nothing or turns the text around: no name may hold it."""
+    return (ch in BIDI_CONTROLS or ch in BLANK_LETTERS
+            or unicodedata.category(ch) in INVISIBLE_CATEGORIES)
+
+
+def invisible_character(text: str) -> str | None:
+    """The first invisible or text-direction character of ``text`` as ``U+XXXX`` (None: none)."""
+    if text.isascii():
+        return None if text.isprintable() else next(f"U+{ord(c):04X}" for c in text
+                                                     if not c.isprintable())
+    return next((f"U+{ord(c):04X}" for c in text if is_invisible(c)), None)
+
+
+def has_visible_text(text: str) -> bool:
+    """True when ``text`` shows something: a character that is not a space, a control, a
+    format character or a blank letter (a lone zero-width space is no reason)."""
+    return any(not (ch.isspace() or is_invisible(ch) or unicodedata.category(ch).startswith("Z"))
+               for ch in text)
+
+
+def check_name(text: str, fld: str, limit: int = NAME_MAX) -> str:
+    """A name (of a player, a user, a season, a ruling's "by"): :func:`clean_text`, then
+    InputError naming ``fld`` for an invisible or text-direction character."""
+    text = clean_text(text, fld, limit)
+    found = invisible_character(text)
+    if found is not None:
+        raise InputError.of(fld, "invisible-character",
+                            "contains an invisible or text-direction character (%(char)s)",
+                            char=found)
+    return text
 
 
 def clean_text(text: str, fld: str, limit: int = TEXT_MAX) -> str:

@@ -5,7 +5,7 @@ import datetime
 from typing import Any
 
 from app.rules.errors import InputError, RuleError, SumError
-from app.rules.limits import NAME_MAX, REASON_MAX, clean_text
+from app.rules.limits import REASON_MAX, check_name, clean_text, has_visible_text
 from app.rules.profiles import Contract
 from app.rules.record import (
     RULING_KEYS,
@@ -38,12 +38,15 @@ def read_ruling(value: object, contract: Contract, fld: str) -> Ruling:
         reason = clean_text(need_str(data["reason"], f"{fld}.reason",
                                      nonempty=kind == "adjusted"),
                             f"{fld}.reason", REASON_MAX)
+        if reason and not has_visible_text(reason):
+            raise InputError.of(f"{fld}.reason", "no-visible-text",
+                                "has no visible text: a reason says what happened")
     elif kind == "adjusted":
         raise InputError.of(f"{fld}.reason", "missing-key",
                             "missing: an adjusted ruling needs a reason")
     by: str | None = None
     if "by" in data:
-        by = clean_text(need_str(data["by"], f"{fld}.by"), f"{fld}.by", NAME_MAX)
+        by = check_name(need_str(data["by"], f"{fld}.by"), f"{fld}.by")
     at: str | None = None
     if "at" in data:
         at = need_str(data["at"], f"{fld}.at")

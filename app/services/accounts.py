@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from app.models import GameScorer, Player, Role, User
+from app.rules.limits import invisible_character
 from app.services.errors import BadInput, Text
 
 USERNAME = re.compile(r"^[\w.@+-]{1,40}$")
@@ -36,7 +37,7 @@ def check_secret(stored: str, secret: str) -> bool:
 
 def clean_username(username: str) -> str:
     name = (username or "").strip()
-    if not USERNAME.match(name):
+    if not USERNAME.match(name) or invisible_character(name) is not None:
         raise BadInput("username", Text("A user name is 1 to 40 letters, digits or . _ @ + -"))
     return name
 

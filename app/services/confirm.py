@@ -21,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Confirmation, ConfirmMethod, Game, GameStatus, SeatPin, User
+from app.rules.limits import has_visible_text
 from app.services import throttle
 from app.services.accounts import check_secret, hash_secret
 from app.services.errors import BadInput, ForbiddenError, LockedError, SheetChanged, Text
@@ -111,7 +112,7 @@ def check_unlocked(session: Session, game: Game, reason: str | None) -> str | No
     if not is_locked(session, game):
         return None
     reason = " ".join((reason or "").split())[:REASON_MAX]
-    if not reason:
+    if not has_visible_text(reason):     # a lone zero-width space is no reason
         raise LockedError(Text("The four players confirmed this sheet: it is locked. Only a director "
                                "can correct it, giving a reason; the table then confirms it again."),
                           game.id)

@@ -8,6 +8,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from app.models import PlayerTotal, Season
+from app.rules.limits import invisible_character
 from app.services.errors import BadInput, Text
 from app.services.results import recompute_season_totals
 
@@ -20,7 +21,7 @@ def check_season(session: Session, name: str, starts_on: date | None, ends_on: d
     name = " ".join((name or "").split())
     if not name:
         raise BadInput("name", Text("A season needs a name."))
-    if len(name) > NAME_MAX or any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+    if len(name) > NAME_MAX or invisible_character(name) is not None:
         raise BadInput("name", Text("A name is plain text of at most %(n)s characters.", n=NAME_MAX))
     if starts_on is None:
         raise BadInput("starts_on", Text("The first day is missing."))
