@@ -219,6 +219,28 @@ def player_names(session: Session) -> list[str]:
     return by_name(session.scalars(select(Player.name)).all(), str)
 
 
+def look_alike_players(session: Session, names: list[str]) -> dict[int, list[str]]:
+    """Seat -> the roster names that look like the seat's new name (the same UTS #39
+    skeleton, app.rules.confusables) though it is not on the roster: "Аna" with a Cyrillic
+    А when Ana plays. A name already on the roster, or like none, has no entry."""
+    import unicodedata
+
+    from app.rules.confusables import look_alikes
+    from app.rules.limits import invisible_character
+
+    # a name the engine refuses (an invisible character) is refused, not compared
+    typed = {seat: unicodedata.normalize("NFC", name) for seat, name in enumerate(names)
+             if name and invisible_character(name) is None}
+    roster = set(session.scalars(select(Player.name)).all())
+    found: dict[int, list[str]] = {}
+    for seat, name in typed.items():
+        if name not in roster:
+            alike = look_alikes(name, roster)
+            if alike:
+                found[seat] = by_name(alike, str)
+    return found
+
+
 def audit_log(session: Session, game_id: int) -> list[AuditEntry]:
     return list(session.scalars(select(AuditEntry).where(AuditEntry.game_id == game_id)
                                 .order_by(AuditEntry.id.desc())).all())

@@ -72,23 +72,16 @@ def index() -> Any:
 @bp.route("/games/new", methods=["GET", "POST"])
 def new() -> Any:
     form = NewGameForm()
+    alike: dict[int, list[str]] = {}
     if form.validate_on_submit():
-        profile = form.profile.data
-        first = None if form.first_seat.data == "draw" else int(form.first_seat.data)
-        try:
-            game = games_service.start_game(
-                get_session(), profile=profile, players=form.players(), first_seat=first,
-                options=form.options_for(profile), who=actor(), scorer_id=_user_id(), pins=form.pins())
-        except (RecordError, BadInput) as e:
-            form.form_errors.append(problem_text(e))
-        else:
-            if first is None:
-                seat = game.record[PROFILES[profile].seat_key]
-                who = game.record["players"][seat]
-                flash(_("Drawn by lot: %(name)s holds the 2♦ and chooses first.", name=who)
-                      if profile == "rifki" else _("Drawn by lot: %(name)s deals first.", name=who))
-            return redirect(url_for("games.sheet", game_id=game.id))
-    status = 400 if request.method == "POST" else 200
+        # a new name like a roster name is a question, not a refusal: the same button
+        # again (the names unchanged) starts the game
+        alike = _unchecked_look_alikes(form.players())
+        if not alike:
+            started = _start(form)
+            if started is not None:
+                return started
+    status = 200 if alike or request.method == "GET" else 400
     options = []
     for profile in PROFILES.values():
         for spec in profile.options:
@@ -99,8 +92,50 @@ def new() -> Any:
     label = _("Seats around the table and the direction of play")
     return render_template("games/new.html", form=form, profiles=PROFILES, lang=lang(),
                            options=options, names=queries.player_names(get_session()),
+                           alike=alike, names_checked=_names_key(names) if alike else "",
                            diagram_cw=table_svg(names, True, label),
                            diagram_ccw=table_svg(names, False, label)), status
+
+
+def _start(form: Any) -> Any:
+    """Starts the game of the form: the sheet, or None with the refusal on the form."""
+    profile = form.profile.data
+    first = None if form.first_seat.data == "draw" else int(form.first_seat.data)
+    try:
+        game = games_service.start_game(
+            get_session(), profile=profile, players=form.players(), first_seat=first,
+            options=form.options_for(profile), who=actor(), scorer_id=_user_id(), pins=form.pins())
+    except (RecordError, BadInput) as e:
+        _seat_error(form, e)
+        return None
+    if first is None:
+        seat = game.record[PROFILES[profile].seat_key]
+        who = game.record["players"][seat]
+        flash(_("Drawn by lot: %(name)s holds the 2♦ and chooses first.", name=who)
+              if profile == "rifki" else _("Drawn by lot: %(name)s deals first.", name=who))
+    return redirect(url_for("games.sheet", game_id=game.id))
+
+
+def _names_key(names: list[str]) -> str:
+    return "\n".join(names)
+
+
+def _unchecked_look_alikes(names: list[str]) -> dict[int, list[str]]:
+    """The seats whose new names look like roster names, unless the scorer was shown
+    these very names and pressed the button again (``names_checked``)."""
+    if request.form.get("names_checked") == _names_key(names):
+        return {}
+    return queries.look_alike_players(get_session(), names)
+
+
+def _seat_error(form: Any, e: RecordError | BadInput) -> None:
+    """An engine or service refusal under the seat it names (players[k]), else on top."""
+    field = getattr(e, "field", None) or ""
+    seat = field[len("players["):-1] if field.startswith("players[") and field.endswith("]") else ""
+    if seat in ("0", "1", "2", "3"):
+        getattr(form, f"player_{seat}").errors = [problem_text(e)]
+    else:
+        form.form_errors.append(problem_text(e))
 
 
 @bp.get("/games/<int:game_id>")
