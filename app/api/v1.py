@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, jsonify, make_response, render_template, request
+from flask_babel import gettext as _
 from flask_smorest import Api, Blueprint
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import MethodNotAllowed, UnprocessableEntity
@@ -61,11 +62,11 @@ def _expected_version(game: Game) -> int:
     """The version ``If-Match`` names (428 without one, 412 when stale)."""
     header = request.headers.get("If-Match")
     if header is None:
-        raise _Refusal(_error(428, "if-match-required", 'Send If-Match: "v<version>" (the '
-                              "version you read).", "If-Match", version=game.version))
+        raise _Refusal(_error(428, "if-match-required", _('Send If-Match: "v<version>" (the '
+                              "version you read)."), "If-Match", version=game.version))
     found = IF_MATCH.match(header.strip())
     if found is None or int(found.group(1)) != game.version:
-        raise _Refusal(_error(412, "stale", "The game has changed since that version.",
+        raise _Refusal(_error(412, "stale", _("The game has changed since that version."),
                               "If-Match", version=game.version))
     return int(found.group(1))
 
@@ -105,8 +106,8 @@ def _refused(e: Exception, game: Game | None) -> Any:
     if isinstance(e, ForbiddenError):
         return _error(403, "forbidden", service_text(e))
     if isinstance(e, Throttled):
-        response = _error(429, "too-many", "Too many wrong PINs for this seat: wait and try "
-                          "again.", "pin")
+        response = _error(429, "too-many", _("Too many wrong PINs for this seat: wait and try "
+                          "again."), "pin")
         response.headers["Retry-After"] = str(e.retry_after)
         return response
     if isinstance(e, SheetChanged):
@@ -140,8 +141,8 @@ def _write(carry_out: Callable[[], Any], game: Game | None = None, retried: bool
     except BadInput as e:
         return _error(422, "idempotency-key-reused", service_text(e), e.field)
     except idempotency.KeyInProgress:
-        return _error(409, "idempotency-in-progress", "A request with this key is still "
-                      "being carried out (or its answer was lost): read the game first.",
+        return _error(409, "idempotency-in-progress", _("A request with this key is still "
+                      "being carried out (or its answer was lost): read the game first."),
                       "Idempotency-Key")
     if kept is not None:
         return _response_of(kept)
@@ -171,7 +172,7 @@ def _write(carry_out: Callable[[], Any], game: Game | None = None, retried: bool
 @_errors(400, 422)
 def score() -> Any:
     if not request.is_json:
-        return _error(400, "json-required", "Send the record as application/json.")
+        return _error(400, "json-required", _("Send the record as application/json."))
     try:
         data = read_json(request.get_data())
     except RecordError as e:              # not JSON at all
@@ -190,8 +191,8 @@ def score() -> Any:
 @_errors(401, 422)
 def list_games(**args: Any) -> Any:
     if args.get("cursor") and queries.Cursor.decode(args["cursor"]) is None:
-        return _error(422, "cursor", "Not a cursor of this list: send next_cursor back as it "
-                      "came (without one: the first page).", "cursor")
+        return _error(422, "cursor", _("Not a cursor of this list: send next_cursor back as it "
+                      "came (without one: the first page)."), "cursor")
     return api_views.game_page(get_session(), **args)
 
 
@@ -228,7 +229,7 @@ def new_game(body: dict[str, Any]) -> Any:
 def game(game_id: int) -> Any:
     stamp = queries.game_stamp(get_session(), game_id)
     if stamp is None:
-        return _error(404, "not-found", "There is no such game.")
+        return _error(404, "not-found", _("There is no such game."))
     etag = f'"v{stamp.version}"'
     if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
         response = make_response("", 304)
@@ -251,7 +252,7 @@ def _saved(game: Game, index: int, status: int) -> Any:
 def _hand_body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise _Refusal(_error(422, "hand-required", "Send one hand (RECORD.md) as a JSON object.",
+        raise _Refusal(_error(422, "hand-required", _("Send one hand (RECORD.md) as a JSON object."),
                               "hand"))
     return data
 
@@ -364,7 +365,7 @@ def players() -> Any:
 def player(player_id: int) -> Any:
     stats = standings.player_stats(get_session(), player_id)
     if stats is None:
-        return _error(404, "not-found", "There is no such player.")
+        return _error(404, "not-found", _("There is no such player."))
     return {"player": api_views.player_row(stats.overall),
             "profiles": [{"profile": p, **api_views.player_row(r)} for p, r in stats.by_profile]}
 
@@ -377,14 +378,14 @@ def player(player_id: int) -> Any:
 def season_standings(season_id: int) -> Any:
     season = standings.get_season(get_session(), season_id)
     if season is None:
-        return _error(404, "not-found", "There is no such season.")
+        return _error(404, "not-found", _("There is no such season."))
     return api_views.standings_body(get_session(), season)
 
 
 def _game_or_404_json(game_id: int) -> Game:
     game = queries.get_game(get_session(), game_id)
     if game is None:
-        raise _Refusal(_error(404, "not-found", "There is no such game."))
+        raise _Refusal(_error(404, "not-found", _("There is no such game.")))
     return game
 
 
@@ -405,7 +406,7 @@ def _bad_shape(e: UnprocessableEntity) -> Any:
         if n is None:
             game = queries.get_game(get_session(), request.view_args["game_id"])
             if game is None:              # the shape is checked before the view looks
-                return _error(404, "not-found", "There is no such game.")
+                return _error(404, "not-found", _("There is no such game."))
             n = len(game.hands) + 1
         field = f"hands[{n - 1}].{field}"
     return _error(422, "shape", message, field)
@@ -439,7 +440,7 @@ def _seat_or_scorer() -> Any:
     seated = u.player_id is not None and any(seat.player_id == u.player_id for seat in game.seats)
     if seated or can_score(get_session(), u, game_id):
         return None
-    return _error(403, "forbidden", "Only the game's scorers and its players confirm its seats.")
+    return _error(403, "forbidden", _("Only the game's scorers and its players confirm its seats."))
 
 
 @bp.before_request
