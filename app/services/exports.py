@@ -8,8 +8,13 @@ bounded whatever the number of games: each game is rendered on its own (its foot
 as on its own sheet) into a part file of :data:`CHUNK` games, and the parts are joined at
 the end from disk (pypdf).
 
-Limits: one active job per requester (a second is told to wait), at most
-:data:`QUEUE_MAX` active jobs on the site; a running job whose heartbeat stopped for
+Limits, so that a few accounts can never lock everyone else out: one active (waiting or
+rendering) job per requester (a second is told to wait); at most :data:`WAITING_MAX` jobs
+waiting on the site (beyond that a request is refused: "try again in a few minutes"); at
+most :data:`RUNNING_MAX` rendering at once (a worker finding them all busy leaves the job
+waiting). The next job rendered is the waiting one of the requester served least recently
+(:func:`claim_next`: round-robin by requester, not first come first served). A running job
+whose heartbeat stopped for
 :data:`STALE_AFTER` (its worker was killed) is marked interrupted; finished jobs and their
 files are removed after :data:`KEEP_FOR`.
 """
@@ -26,14 +31,17 @@ from pathlib import Path
 from typing import Any
 
 from pypdf import PdfWriter
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db import utcnow
 from app.models import ExportJob, ExportState
 
-#: Active (queued or running) jobs on the whole site.
-QUEUE_MAX = 8
+#: Jobs rendering at once on the whole site (the cap on the work).
+RUNNING_MAX = 8
+#: Jobs waiting on the whole site (the bounded queue). With one active job per requester
+#: it takes this many accounts, each with a job waiting, to fill it.
+WAITING_MAX = 64
 #: Games per part file (what is in memory at once while rendering).
 CHUNK = 20
 #: A running job not heard from for this long was interrupted (its worker died).
@@ -53,7 +61,7 @@ class ExportBusy(Exception):
 
 
 class QueueFull(Exception):
-    """Too many exports are waiting on the site."""
+    """:data:`WAITING_MAX` exports are waiting on the site."""
 
 
 def worker_name() -> str:
@@ -85,16 +93,17 @@ def active_job(session: Session, owner: str) -> ExportJob | None:
 
 
 def create_job(session: Session, *, owner: str | None, params: dict[str, Any]) -> ExportJob:
-    """A queued job; ExportBusy if ``owner`` has one queued or running, QueueFull when the
-    site's queue is full."""
+    """A queued job; ExportBusy if ``owner`` has one queued or running, QueueFull when
+    :data:`WAITING_MAX` jobs are waiting on the site (rendering jobs do not count: they
+    are bounded by :data:`RUNNING_MAX`)."""
     expire_stale(session)
     if owner is not None:
         busy = active_job(session, owner)
         if busy is not None:
             raise ExportBusy(busy.id)
-    active = session.scalar(select(func.count()).select_from(ExportJob)
-                            .where(ExportJob.state.in_(ExportState.ACTIVE)))
-    if (active or 0) >= QUEUE_MAX:
+    waiting = session.scalar(select(func.count()).select_from(ExportJob)
+                             .where(ExportJob.state == ExportState.QUEUED))
+    if (waiting or 0) >= WAITING_MAX:
         raise QueueFull()
     now = utcnow()
     job = ExportJob(id=secrets.token_urlsafe(12), state=ExportState.QUEUED, progress=0, total=0,
@@ -117,14 +126,35 @@ def criteria(params: dict[str, Any]) -> dict[str, Any]:
             "player_id": params.get("player_id")}
 
 
+def pick_order(session: Session) -> list[str]:
+    """The waiting jobs' ids, the next one to render first: round-robin by requester. A
+    requester never served (no finished or running job on record, i.e. in the last
+    :data:`KEEP_FOR`) comes first, then the one whose last job ended longest ago; ties go
+    to the job waiting longest. With one active job per requester this is "whose turn"."""
+    served = (select(ExportJob.owner.label("owner"),
+                     func.max(func.coalesce(ExportJob.finished_at, ExportJob.updated_at))
+                     .label("at"))
+              .where(ExportJob.state != ExportState.QUEUED, ExportJob.owner.is_not(None))
+              .group_by(ExportJob.owner).subquery())
+    never = case((served.c.at.is_(None), 0), else_=1)    # NULLS FIRST on both databases
+    return list(session.scalars(
+        select(ExportJob.id).outerjoin(served, served.c.owner == ExportJob.owner)
+        .where(ExportJob.state == ExportState.QUEUED)
+        .order_by(never, served.c.at, ExportJob.created_at, ExportJob.id)).all())
+
+
 def claim_next(session: Session, worker: str) -> ExportJob | None:
-    """The oldest queued job, now running on ``worker``; None when none is queued. Two
-    workers never claim the same job (the update names the state it expects)."""
-    ids = session.scalars(select(ExportJob.id).where(ExportJob.state == ExportState.QUEUED)
-                          .order_by(ExportJob.created_at).limit(5)).all()
-    for job_id in ids:
+    """The next waiting job (:func:`pick_order`), now running on ``worker``; None when none
+    is waiting or :data:`RUNNING_MAX` are rendering. Two workers never claim the same job
+    (the update names the state it expects). The running count is checked in the same
+    statement; two workers claiming at the very same instant on PostgreSQL may both pass
+    it, so the cap can be exceeded by at most the workers claiming together."""
+    running = (select(func.count()).select_from(ExportJob)
+               .where(ExportJob.state == ExportState.RUNNING).scalar_subquery())
+    for job_id in pick_order(session)[:5]:
         result = session.execute(
-            update(ExportJob).where(ExportJob.id == job_id, ExportJob.state == ExportState.QUEUED)
+            update(ExportJob).where(ExportJob.id == job_id, ExportJob.state == ExportState.QUEUED,
+                                    running < RUNNING_MAX)
             .values(state=ExportState.RUNNING, worker=worker, updated_at=utcnow()))
         session.commit()
         if getattr(result, "rowcount", 0) == 1:
@@ -266,6 +296,7 @@ def file_of(job: ExportJob, root: Path) -> Path | None:
     return path if path.is_file() else None
 
 
-__all__ = ["CHUNK", "KEEP_FOR", "QUEUE_MAX", "STALE_AFTER", "ExportBusy", "QueueFull", "Renderer",
-           "active_job", "claim_next", "cleanup", "create_job", "criteria", "expire_stale",
-           "exports_dir", "file_of", "render_job", "report", "worker_name"]
+__all__ = ["CHUNK", "KEEP_FOR", "RUNNING_MAX", "STALE_AFTER", "WAITING_MAX", "ExportBusy",
+           "QueueFull", "Renderer", "active_job", "claim_next", "cleanup", "create_job",
+           "criteria", "expire_stale", "exports_dir", "file_of", "pick_order", "render_job",
+           "report", "worker_name"]

@@ -1,6 +1,7 @@
 """Issue 8, item 3: bulk exports are jobs in the database, their files under the exports
 folder; any worker answers for any job, a requester runs one job at a time, the site's
-queue is bounded, jobs are claimed once, rendered in chunks, interrupted jobs are reported
+renders and waiting list are bounded and taken in turn by requester (issue 23.8), jobs are
+claimed once, rendered in chunks, interrupted jobs are reported
 and old files cleaned up."""
 from __future__ import annotations
 
@@ -113,17 +114,83 @@ def test_an_anonymous_requester_is_this_browser(client, make_game, no_runner):
         assert not first.startswith("user:") and _requester() == first
 
 
-def test_the_queue_is_bounded(app, make_game, no_runner, monkeypatch):
+def _set(app: Any, job_id: str, **values: Any) -> None:
+    from sqlalchemy import update
+
+    from app.db import get_db
+    from app.models import ExportJob
+
+    with get_db(app).sessionmaker() as s:
+        s.execute(update(ExportJob).where(ExportJob.id == job_id).values(**values))
+        s.commit()
+
+
+def test_eight_accounts_do_not_lock_out_a_ninth(app, make_game, no_runner):
+    """Issue 23.8: eight accounts, each with a job rendering, fill the site's renders; a
+    ninth account's job is still accepted, waits, and runs when a render is free."""
+    from app.db import get_db, utcnow
+    from app.services import exports
+    from app.web.pdf import runner
+
+    assert exports.RUNNING_MAX == 8
+    _games(make_game, 1)
+    eight = [_job_id(app.test_client(user=f"u{k}", role="scorer").post("/exports", data=POST))
+             for k in range(8)]
+    db = get_db(app)
+    with db.sessionmaker() as s:
+        for k in range(8):
+            assert exports.claim_next(s, f"host:{k}") is not None
+    ninth = _job_id(app.test_client(user="u8", role="scorer").post("/exports", data=POST))
+    with db.sessionmaker() as s:
+        assert exports.claim_next(s, "host:9") is None        # eight rendering: it waits
+    _set(app, eight[0], state="done", finished_at=utcnow())   # one render is free
+    assert runner(app).run_one() is True
+    with db.sessionmaker() as s:
+        job = s.get(exports.ExportJob, ninth)
+        assert job is not None and (job.state, job.total) == ("done", 1)
+
+
+def test_the_next_job_is_the_least_recently_served_requesters(app, make_game, no_runner):
+    """Round-robin by requester: one never served goes first, then the one whose last job
+    ended longest ago, whatever the order they asked in."""
+    from app.db import get_db, utcnow
     from app.services import exports
 
-    monkeypatch.setattr(exports, "QUEUE_MAX", 2)
+    _games(make_game, 1)
+    clients = {name: app.test_client(user=name, role="scorer") for name in ("ana", "bo", "cy")}
+    for name, ago in (("ana", 1), ("bo", 2)):              # both served before: ana lately
+        old = _job_id(clients[name].post("/exports", data=POST))
+        _set(app, old, state="done", finished_at=utcnow() - timedelta(hours=ago))
+    queued = {name: _job_id(c.post("/exports", data=POST)) for name, c in clients.items()}
+    db = get_db(app)
+    with db.sessionmaker() as s:
+        assert exports.pick_order(s) == [queued["cy"], queued["bo"], queued["ana"]]
+        claimed = [exports.claim_next(s, "host:1") for _ in range(3)]
+    assert [j.id for j in claimed if j is not None] == [queued["cy"], queued["bo"],
+                                                         queued["ana"]]
+
+
+@pytest.mark.parametrize(("language", "message"), [
+    ("en", "Many exports are being prepared right now. Try again in a few minutes."),
+    ("es", "Ahora mismo se están preparando muchas exportaciones."),
+])
+def test_the_waiting_list_is_bounded(app, make_game, no_runner, monkeypatch, language, message):
+    """Truly full (every waiting place taken, by that many accounts) a request is refused in
+    the page's language; rendering jobs do not take waiting places."""
+    from app.db import get_db
+    from app.services import exports
+
+    monkeypatch.setattr(exports, "WAITING_MAX", 2)
     _games(make_game, 1)
     for k in range(2):
         _job_id(app.test_client(user=f"u{k}", role="scorer").post("/exports", data=POST))
-    r = app.test_client(user="u2", role="scorer").post("/exports", data=POST,
-                                                       headers={"Accept-Language": "en"})
+    late = app.test_client(user="u2", role="scorer")
+    r = late.post("/exports", data=POST, headers={"Accept-Language": language})
     assert r.status_code == 503
-    assert "Many exports are being prepared right now" in r.get_data(as_text=True)
+    assert message in r.get_data(as_text=True)
+    with get_db(app).sessionmaker() as s:
+        assert exports.claim_next(s, "host:1") is not None    # one leaves the waiting list
+    _job_id(late.post("/exports", data=POST))
 
 
 def test_a_job_is_claimed_by_one_worker_only(app, client, make_game, no_runner):
