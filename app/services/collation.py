@@ -25,6 +25,14 @@ def name_key(name: str) -> tuple[str, str]:
     return folded.replace("\x00", _AFTER_N), name
 
 
+def folded_name(name: str) -> str:
+    """The first part of :func:`name_key`, stored with each player (``Player.folded_name``)
+    so that SQL orders the roster as :func:`by_name` does (the folded name, then the name,
+    both compared by code point) and finds a name by any part of it, whatever its accents
+    or case ("oscar" finds "Óscar")."""
+    return name_key(name)[0]
+
+
 def by_name(items: Iterable[T], name: Callable[[T], str]) -> list[T]:
     """The items sorted by ``name_key`` of their name."""
     return sorted(items, key=lambda item: name_key(name(item)))

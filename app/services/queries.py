@@ -209,14 +209,33 @@ def seats_of(session: Session, player_id: int, game_ids: list[int]) -> dict[int,
                                                           SeatResult.game_id.in_(game_ids)))}
 
 
-def player_choices(session: Session) -> list[tuple[int, str]]:
-    """(id, name) of every player, by name (the list's player filter)."""
+RECENT_PLAYERS = 50
+
+
+def recent_player_ids(session: Session, limit: int = RECENT_PLAYERS) -> list[int]:
+    """The ``limit`` players who sat at a game most recently (a bounded list whatever the
+    size of the roster; the rest are found by typing, /players/names)."""
+    last = func.max(SeatResult.played_at)
+    stmt = (select(SeatResult.player_id).group_by(SeatResult.player_id)
+            .order_by(last.desc(), SeatResult.player_id.desc()).limit(limit))
+    return [int(pid) for pid in session.scalars(stmt)]
+
+
+def player_choices(session: Session, keep: int | None = None) -> list[tuple[int, str]]:
+    """(id, name) of the players who played most recently, and of ``keep`` (the player
+    chosen now), by name (the list's player filter)."""
+    ids = recent_player_ids(session)
+    if keep and keep not in ids:
+        ids.append(keep)
     return by_name([(int(i), str(n)) for i, n in session.execute(
-        select(Player.id, Player.name).order_by(Player.id))], lambda row: row[1])
+        select(Player.id, Player.name).where(Player.id.in_(ids)))], lambda row: row[1])
 
 
 def player_names(session: Session) -> list[str]:
-    return by_name(session.scalars(select(Player.name)).all(), str)
+    """The names of the players who played most recently, by name (the new-game form's
+    suggestions before anything is typed)."""
+    return by_name(session.scalars(select(Player.name).where(
+        Player.id.in_(recent_player_ids(session)))).all(), str)
 
 
 def look_alike_players(session: Session, names: list[str]) -> dict[int, list[str]]:

@@ -23,6 +23,7 @@ from app.db import utcnow
 from app.models import Game, GameStatus, Player, PlayerTotal, Season, Seat, SeatResult, StoredResult
 from app.models.result import ALL_TIME, SEAT_COLUMNS, TOTAL_COLUMNS
 from app.rules import RecordError, digest, load
+from app.services.collation import folded_name
 
 #: Core tables: multi-row inserts without the ORM's per-row bookkeeping.
 GAME_RESULT = cast(Table, StoredResult.__table__)
@@ -366,7 +367,8 @@ def player_ids_for(session: Session, names: Sequence[str], cache: dict[str, int]
         if absent:
             insert_fn = postgresql.insert if session.get_bind().dialect.name == "postgresql" \
                 else sqlite.insert
-            session.execute(insert_fn(Player).values([{"name": n, "created_at": utcnow()}
+            session.execute(insert_fn(Player).values([{"name": n, "folded_name": folded_name(n),
+                                                       "created_at": utcnow()}
                                                       for n in absent])
                             .on_conflict_do_nothing(index_elements=["name"]))
             cache.update(_ids_of_players(session, absent))

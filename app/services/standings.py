@@ -13,13 +13,14 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select, tuple_
 from sqlalchemy.orm import Session
 
 from app.models import Player, PlayerTotal, Season
+from app.models.player import CODE_POINT_ORDER
 from app.models.result import ALL_TIME
 from app.rules import PROFILES
-from app.services.collation import by_name
+from app.services.collation import by_name, folded_name
 
 
 @dataclass
@@ -58,18 +59,87 @@ _SUMS = ("games", "complete_games", "wins", "shared_wins", "points", "kings_made
 
 
 def _row(player_id: int, name: str, values: Any) -> StandingRow:
-    return StandingRow(player_id, name, **{c: int(values[c] or 0) for c in _SUMS})
+    return StandingRow(player_id, name, **{c: int(values.get(c) or 0) for c in _SUMS})
+
+
+def _sums_of(session: Session, player_ids: list[int] | None) -> dict[int, Any]:
+    """Player id -> their all-time sums over every profile (of ``player_ids``, or everyone)."""
+    pt = PlayerTotal
+    stmt = (select(pt.player_id, *[func.sum(getattr(pt, c)).label(c) for c in _SUMS])
+            .where(pt.season_id == ALL_TIME).group_by(pt.player_id))
+    if player_ids is not None:
+        stmt = stmt.where(pt.player_id.in_(player_ids))
+    return {int(r.player_id): r._mapping for r in session.execute(stmt)}
 
 
 def roster(session: Session) -> list[StandingRow]:
-    """Every player (by name) with their all-time sums over every profile."""
-    pt = PlayerTotal
-    sums = (select(pt.player_id, *[func.sum(getattr(pt, c)).label(c) for c in _SUMS])
-            .where(pt.season_id == ALL_TIME).group_by(pt.player_id).subquery())
-    stmt = (select(Player.id, Player.name, *[sums.c[c] for c in _SUMS])
-            .outerjoin(sums, sums.c.player_id == Player.id).order_by(Player.id))
-    return by_name([_row(r.id, r.name, r._mapping) for r in session.execute(stmt)],
+    """Every player (by name) with their all-time sums over every profile (the API's list;
+    the page reads :func:`roster_page`)."""
+    sums = _sums_of(session, None)
+    return by_name([_row(pid, name, sums.get(pid, {}))
+                    for pid, name in session.execute(select(Player.id, Player.name))],
                    lambda row: row.name)
+
+
+# --- the roster page: keyset pagination by name -------------------------------------------------
+#
+# The order is by_name's (app.services.collation), read from the database: the stored folded
+# name, then the name compared by code point (PostgreSQL's "C" collation; SQLite compares
+# text that way), then the id. A page starts after the last player of the previous one (the
+# cursor is that player's id), never with OFFSET, so every page costs the same and the pages
+# join up exactly as the whole list sorted in Python would.
+
+ROSTER_PAGE_SIZE = 100
+NAME_SUGGESTIONS = 20
+
+
+@dataclass
+class RosterPage:
+    rows: list[StandingRow]
+    next_cursor: str | None     # the id of the page's last player, when more follow
+
+
+def _by_code_point(session: Session, column: Any) -> Any:
+    return column.collate(CODE_POINT_ORDER) if session.get_bind().dialect.name == "postgresql" else column
+
+
+def _name_order(session: Session) -> tuple[Any, ...]:
+    return (Player.folded_name, _by_code_point(session, Player.name), Player.id)
+
+
+def _matching(search: str) -> Any:
+    """Players whose name contains ``search`` ignoring case and accents."""
+    return Player.folded_name.contains(folded_name(search.strip()), autoescape=True)
+
+
+def roster_page(session: Session, search: str = "", cursor: str | None = None,
+                limit: int = ROSTER_PAGE_SIZE) -> RosterPage:
+    """One page of the roster by name (``search``: only the names containing it), after the
+    player of ``cursor`` (None, or an unknown player: the first page)."""
+    order = _name_order(session)
+    stmt = select(Player.id, Player.name).order_by(*order).limit(limit + 1)
+    if search.strip():
+        stmt = stmt.where(_matching(search))
+    after = session.get(Player, int(cursor)) if cursor and cursor.isdigit() else None
+    if after is not None:
+        stmt = stmt.where(tuple_(*order) > tuple_(after.folded_name, after.name, after.id))
+    found = [(int(pid), str(name)) for pid, name in session.execute(stmt)]
+    more = len(found) > limit
+    found = found[:limit]
+    sums = _sums_of(session, [pid for pid, _n in found])
+    rows = [_row(pid, name, sums.get(pid, {})) for pid, name in found]
+    return RosterPage(rows, str(found[-1][0]) if more and found else None)
+
+
+def name_suggestions(session: Session, search: str, limit: int = NAME_SUGGESTIONS) -> list[str]:
+    """Up to ``limit`` roster names containing ``search`` (ignoring case and accents), the
+    names that start with it first, each group by name."""
+    if not search.strip():
+        return []
+    prefix = Player.folded_name.startswith(folded_name(search.strip()), autoescape=True)
+    stmt = (select(Player.name).where(_matching(search))
+            .order_by(case((prefix, 0), else_=1), *_name_order(session)).limit(limit))
+    return [str(n) for n in session.scalars(stmt)]
 
 
 @dataclass

@@ -49,7 +49,8 @@ def list_filter(form: GameFilterForm) -> tuple[queries.GameFilter, dict[str, Any
 
 def filter_form(session: Any, language: str) -> tuple[GameFilterForm, queries.GameFilter, dict[str, Any]]:
     form = GameFilterForm(formdata=request.args)
-    form.set_choices(queries.player_choices(session), language)
+    form.set_choices(queries.player_choices(session, keep=request.args.get("player", type=int)),
+                     language)
     form.validate()
     f, params = list_filter(form)
     return form, f, params

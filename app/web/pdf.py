@@ -287,7 +287,8 @@ def _requester() -> str:
 
 
 def _player_choices() -> list[Any]:
-    return choices([(0, "—")] + queries.player_choices(get_session()))
+    keep = request.values.get("player", type=int)      # the chosen one stays a choice
+    return choices([(0, "—")] + queries.player_choices(get_session(), keep=keep))
 
 
 @bp.route("/exports", methods=["GET", "POST"])

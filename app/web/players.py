@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, render_template, request, url_for
 
 from app.db import get_session
 from app.rules import PROFILES
@@ -13,6 +13,8 @@ from app.services import queries, standings
 from app.web.common import lang, shown
 
 bp = Blueprint("players", __name__)
+
+MAX_SEARCH = 60    # a player's name is at most 60 characters
 
 
 @bp.get("/players")
@@ -24,9 +26,24 @@ def roster() -> str:
     if season_id is not None:
         season = standings.get_season(session, season_id)
     board = standings.season_leaderboard(session, season) if season is not None else None
-    return render_template("players/roster.html", players=standings.roster(session) if board is None else [],
-                           board=shown(board) if board is not None else None,
-                           board_size=len(board or []), season=season, seasons=seasons)
+    search = (request.args.get("q") or "").strip()[:MAX_SEARCH]
+    after = request.args.get("after")
+    page = standings.roster_page(session, search, after) if board is None else None
+    return render_template(
+        "players/roster.html", players=page.rows if page else [], search=search,
+        next_url=url_for("players.roster", q=search or None, after=page.next_cursor)
+        if page and page.next_cursor else None,
+        first_url=url_for("players.roster", q=search or None) if page and after else None,
+        board=shown(board) if board is not None else None,
+        board_size=len(board or []), season=season, seasons=seasons)
+
+
+@bp.get("/players/names")
+def names() -> Any:
+    """Up to 20 roster names containing ``q`` (the new-game form's suggestions as a seat's
+    name is typed): ``{"names": [...]}``. Signed-in users only (app.web.auth's guard)."""
+    search = (request.args.get("q") or "").strip()[:MAX_SEARCH]
+    return jsonify({"names": standings.name_suggestions(get_session(), search)})
 
 
 @bp.get("/players/<int:player_id>")
