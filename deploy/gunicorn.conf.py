@@ -2,10 +2,11 @@
 
     gunicorn -c deploy/gunicorn.conf.py
 
-Run it behind a buffering reverse proxy (nginx): the proxy reads each request whole, however
-slowly a phone sends it, and hands gunicorn complete requests, so a slow or idle client
-never holds a worker. Everything here can be overridden on the command line or with
-GUNICORN_CMD_ARGS (e.g. ``--bind 0.0.0.0:8000 --workers 4``).
+Run it behind a buffering reverse proxy (nginx); the proxy is required, not optional: it
+reads each request whole, however slowly a phone sends it, and hands gunicorn complete
+requests, so a slow or idle client never holds a worker (alone, 16 slow clients hold
+every thread: tests/test_deploy.py). Everything here can be overridden on the command
+line or with GUNICORN_CMD_ARGS (e.g. ``--bind 0.0.0.0:8000 --workers 4``).
 """
 import os
 

@@ -3,6 +3,8 @@
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# nginx: tests/test_deploy.py runs the documented site in front of gunicorn.
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 # WeasyPrint 70 subsets fonts with HarfBuzz (a DeprecationWarning, so an error in the tests, without it).
 ldconfig -p 2>/dev/null | grep -q libharfbuzz-subset || need+=(libharfbuzz-subset0)

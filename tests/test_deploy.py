@@ -1,0 +1,202 @@
+"""Issue 23.8: the documented deployment (docs/deploy.md). gunicorn with
+deploy/gunicorn.conf.py boots on a fresh SQLite database and serves the login page; alone,
+16 slow clients (one per thread: 2 processes x 8 threads) hold it, so normal requests
+wait while they trickle and are served once they go; with the documented nginx site in
+front, a normal request is served while they trickle.
+
+Behaviour, not speed: a request "waits" when it gets no answer during the trickle, which
+lasts many times what the same request takes once the slow clients are gone."""
+from __future__ import annotations
+
+import contextlib
+import http.client
+import importlib.util
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CONF = ROOT / "deploy" / "gunicorn.conf.py"
+#: The documented configuration's threads: 2 processes x 8 threads.
+THREADS = 16
+#: How long the slow clients trickle while the normal requests wait for an answer.
+TRICKLE = 4.0
+
+pytestmark = pytest.mark.skipif(
+    sys.platform == "win32" or importlib.util.find_spec("gunicorn") is None,
+    reason="gunicorn cannot run here (not installed, or not a POSIX system)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"the server exited: {log.read_text()[-2000:]}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail(f"the server did not listen on {port}: {log.read_text()[-2000:]}")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture
+def gunicorn(tmp_path: Path) -> Iterator[int]:
+    """The documented command (``gunicorn -c deploy/gunicorn.conf.py``) on a free port."""
+    port = free_port()
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp_path / 'kingsheet.db'}",
+               SECRET_KEY="deploy-test", KINGSHEET_BIND=f"127.0.0.1:{port}",
+               PYTHONPATH=str(ROOT), HOME=str(tmp_path))
+    env.pop("GUNICORN_CMD_ARGS", None)
+    log = tmp_path / "gunicorn.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(CONF)], cwd=ROOT,
+                                env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port, proc, log)
+        yield port
+    finally:
+        stop(proc)
+
+
+def get(port: int, path: str, timeout: float) -> tuple[int, str, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("GET", path)
+        r = conn.getresponse()
+        return r.status, r.getheader("Location") or "", r.read().decode()
+    finally:
+        conn.close()
+
+
+class SlowClients:
+    """``n`` connections sending a request header a byte at a time (a phone on a bad line,
+    or an attacker), until closed."""
+
+    def __init__(self, port: int, n: int) -> None:
+        self.socks = [socket.create_connection(("127.0.0.1", port)) for _ in range(n)]
+        self.stopped = threading.Event()
+        self.header = b"GET /login HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 200
+        for s in self.socks:
+            s.sendall(self.header[:1])
+        self.thread = threading.Thread(target=self._trickle, daemon=True)
+        self.thread.start()
+
+    def _trickle(self) -> None:
+        k = 1
+        while not self.stopped.wait(0.5):
+            for s in self.socks:
+                with contextlib.suppress(OSError):   # a client gunicorn let go
+                    s.sendall(self.header[k:k + 1])
+            k = min(k + 1, len(self.header) - 1)
+
+    def close(self) -> None:
+        self.stopped.set()
+        self.thread.join()
+        for s in self.socks:
+            s.close()
+
+
+def normal_requests(port: int, n: int) -> tuple[ThreadPoolExecutor, list[Future[int]]]:
+    pool = ThreadPoolExecutor(max_workers=n)
+    return pool, [pool.submit(lambda: get(port, "/login", 30)[0]) for _ in range(n)]
+
+
+def test_gunicorn_boots_and_serves_the_login_page(gunicorn):
+    status, location, _ = get(gunicorn, "/login", 10)
+    assert (status, location) == (302, "/setup")     # a new site: the first director first
+    status, _, page = get(gunicorn, "/setup", 10)
+    assert status == 200 and 'name="password"' in page
+
+
+def test_slow_clients_hold_gunicorn_alone(gunicorn):
+    """docs/deploy.md: without the proxy, 16 slow clients hold the documented gunicorn.
+    They hold at least one process's 8 threads whatever way the kernel shares them out,
+    so of a few normal requests those it hands to that process wait until they go."""
+    assert get(gunicorn, "/setup", 10)[0] == 200
+    slow = SlowClients(gunicorn, THREADS)
+    time.sleep(0.5)                                # every slow client is in a thread
+    pool, answers = normal_requests(gunicorn, 4)
+    try:
+        time.sleep(TRICKLE)
+        waiting = [f for f in answers if not f.done()]
+        assert waiting, "no normal request waited behind the slow clients"
+    finally:
+        slow.close()
+    assert [f.result(timeout=20) for f in answers] == [302] * 4   # served once they go
+    pool.shutdown()
+
+
+def nginx_site(listen: int, upstream: int) -> str:
+    """docs/deploy.md's server block, trimmed for a test: plain HTTP on ``listen``, no
+    certificate, no HSTS, the static folder of this checkout, gunicorn on ``upstream``."""
+    doc = (ROOT / "docs" / "deploy.md").read_text()
+    block = re.search(r"```nginx\n(server \{.*?\n\})\n", doc, re.S)
+    assert block is not None, "docs/deploy.md has no nginx server block"
+    lines = []
+    for line in block.group(1).splitlines():
+        word = line.strip().split(" ", 1)[0]
+        if word in ("listen", "server_name", "ssl_certificate", "ssl_certificate_key",
+                    "add_header"):
+            continue
+        lines.append(line)
+    site = "\n".join(lines).replace("server {", f"server {{\n    listen 127.0.0.1:{listen};", 1)
+    site = site.replace("/srv/kingsheet/static/", f"{ROOT / 'static'}/")
+    assert "proxy_pass http://127.0.0.1:8000;" in site and "proxy_request_buffering on;" in site
+    return site.replace("127.0.0.1:8000", f"127.0.0.1:{upstream}")
+
+
+@pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is not installed")
+def test_behind_the_documented_nginx_slow_clients_hold_nothing(gunicorn, tmp_path):
+    port = free_port()
+    temp = tmp_path / "nginx"
+    temp.mkdir()
+    conf = temp / "nginx.conf"
+    paths = " ".join(f"{kind}_temp_path {temp / kind};"
+                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    conf.write_text(f"daemon off;\nworker_processes 1;\npid {temp / 'nginx.pid'};\n"
+                    f"error_log {temp / 'error.log'};\nevents {{}}\n"
+                    f"http {{\n  access_log off;\n  {paths}\n{nginx_site(port, gunicorn)}\n}}\n")
+    log = temp / "stderr.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(["nginx", "-p", str(temp), "-c", str(conf), "-e", "stderr"],
+                                stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port, proc, log)
+        assert get(port, "/setup", 10)[0] == 200
+        slow = SlowClients(port, 4 * THREADS)      # four times what stalls gunicorn alone
+        try:
+            time.sleep(0.5)
+            pool, answers = normal_requests(port, 4)
+            done = [f.result(timeout=TRICKLE) for f in answers]
+            assert done == [302] * 4 and not slow.stopped.is_set()
+            pool.shutdown()
+        finally:
+            slow.close()
+    finally:
+        stop(proc)
