@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from app.models import GameScorer, Player, Role, User
+from app.rules.confusables import look_alikes
 from app.rules.limits import invisible_character
 from app.services.errors import BadInput, Text
 
@@ -95,6 +96,13 @@ def create_user(session: Session, username: str, password: str, role: str,
     check_password(password)
     if find_user(session, name) is not None:
         raise BadInput("username", Text("There is already a user %(name)s.", name=name))
+    twins = look_alikes(name, session.scalars(select(User.username)))
+    if twins:
+        # a login name that reads as another's is an impersonation (issue 23.7): refused,
+        # where a look-alike player name is only questioned (the new-game form)
+        raise BadInput("username", Text("%(name)s looks like the existing user %(other)s: "
+                                        "choose a name no one can take for another.",
+                                        name=name, other=twins[0]))
     linked = _player(session, player)
     user = User(username=name, password_hash=hash_secret(password), role=Role(role),
                 player_id=linked.id if linked else None, first_director=first_director or None)

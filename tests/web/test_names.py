@@ -136,3 +136,20 @@ def test_a_lone_zero_width_space_does_not_unlock_a_sheet(app, make_game, monkeyp
             with pytest.raises(LockedError):
                 confirm.check_unlocked(get_session(), game, reason)
         assert confirm.check_unlocked(get_session(), game, " Carla  disputed ") == "Carla disputed"
+
+
+def test_a_user_name_that_reads_as_another_is_refused(app):
+    """Issue 23.7: "аna" (Cyrillic а) next to the user "ana" would let one pass for the other
+    at login and in the change log: refused, naming the field; a different name is fine."""
+    from tests.conftest import ensure_user
+
+    ensure_user(app, "ana", "scorer")
+    director = app.test_client()
+    director.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    r = director.post("/users", data={"username": "\u0430na", "password": "other-secret-1",
+                                      "role": "scorer"})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 400 and "looks like the existing user ana" in html
+    r = director.post("/users", data={"username": "anabel", "password": "other-secret-1",
+                                      "role": "scorer"})
+    assert r.status_code == 303
