@@ -29,7 +29,7 @@ def test_new_game_page_has_profiles_options_and_datalist(client, make_game):
     html = client.get("/games/new").get_data(as_text=True)
     for pid in ("ru32", "fiestas", "subastas", "rifki"):
         assert f'value="{pid}"' in html
-    assert '<datalist id="roster">' in html and '<option value="Ana">' in html
+    assert '<datalist id="roster"' in html and '<option value="Ana">' in html
     assert 'name="opt_choice_limit"' in html and 'name="opt_keep_kh"' in html
     assert 'data-direction="cw"' in html and 'data-direction="ccw"' in html
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select, text
 
+from app.services.collation import folded_name
 from tests.conftest import base_record
 from tests.web.helpers import counts_form, record_of, version_of
 
@@ -75,8 +76,9 @@ def test_new_players_created_by_another_request_meanwhile(app, client, monkeypat
         if not calls:
             with get_db(app).engine.begin() as conn:
                 for name in names:
-                    conn.execute(text("INSERT INTO player (name, created_at) VALUES (:n, :t)"),
-                                 {"n": name, "t": "2026-12-01 00:00:00"})
+                    conn.execute(text("INSERT INTO player (name, folded_name, created_at) "
+                                      "VALUES (:n, :f, :t)"),
+                                 {"n": name, "f": folded_name(name), "t": "2026-12-01 00:00:00"})
         calls.append(names)
         return found
 
