@@ -65,14 +65,18 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait()
 
 
-@pytest.fixture
-def gunicorn(tmp_path: Path) -> Iterator[int]:
-    """The documented command (``gunicorn -c deploy/gunicorn.conf.py``) on a free port."""
-    port = free_port()
+def gunicorn_env(tmp_path: Path, port: int, **extra: str) -> dict[str, str]:
+    """The environment of the documented command on a free port and a fresh SQLite file."""
     env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp_path / 'kingsheet.db'}",
                SECRET_KEY="deploy-test", KINGSHEET_BIND=f"127.0.0.1:{port}",
-               PYTHONPATH=str(ROOT), HOME=str(tmp_path))
+               PYTHONPATH=str(ROOT), HOME=str(tmp_path), **extra)
     env.pop("GUNICORN_CMD_ARGS", None)
+    return env
+
+
+@contextlib.contextmanager
+def running_gunicorn(tmp_path: Path, port: int, env: dict[str, str]) -> Iterator[int]:
+    """``gunicorn -c deploy/gunicorn.conf.py`` with ``env``, until the block ends."""
     log = tmp_path / "gunicorn.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(CONF)], cwd=ROOT,
@@ -82,6 +86,14 @@ def gunicorn(tmp_path: Path) -> Iterator[int]:
         yield port
     finally:
         stop(proc)
+
+
+@pytest.fixture
+def gunicorn(tmp_path: Path) -> Iterator[int]:
+    """The documented command (``gunicorn -c deploy/gunicorn.conf.py``) on a free port."""
+    port = free_port()
+    with running_gunicorn(tmp_path, port, gunicorn_env(tmp_path, port)) as running:
+        yield running
 
 
 def get(port: int, path: str, timeout: float) -> tuple[int, str, str]:

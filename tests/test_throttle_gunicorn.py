@@ -4,7 +4,6 @@ at most the limit through (a per-process counter let 50 a minute through)."""
 from __future__ import annotations
 
 import http.client
-import os
 import re
 import subprocess
 import sys
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from app.services.throttle import LOGIN_PER_ADDRESS
-from tests.test_deploy import CONF, ROOT, free_port, stop, wait_for_port
+from tests.test_deploy import ROOT, free_port, gunicorn_env, running_gunicorn
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="gunicorn needs POSIX")
 PASSWORD = "eva-password-1"
@@ -24,24 +23,13 @@ PASSWORD = "eva-password-1"
 @pytest.fixture
 def four_workers(tmp_path: Path) -> Iterator[int]:
     port = free_port()
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp_path / 'kingsheet.db'}",
-               SECRET_KEY="throttle-test", KINGSHEET_BIND=f"127.0.0.1:{port}",
-               KINGSHEET_WORKERS="4", KINGSHEET_THREADS="4", PYTHONPATH=str(ROOT),
-               HOME=str(tmp_path))
-    env.pop("GUNICORN_CMD_ARGS", None)
+    env = gunicorn_env(tmp_path, port, KINGSHEET_WORKERS="4", KINGSHEET_THREADS="4")
     flask = [sys.executable, "-m", "flask", "--app", "app"]
     made = subprocess.run([*flask, "user", "create", "eva", "--role", "scorer"], cwd=ROOT, env=env,
                           input=PASSWORD + "\n", capture_output=True, text=True, timeout=60)
     assert made.returncode == 0, made.stderr
-    log = tmp_path / "gunicorn.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(CONF)], cwd=ROOT,
-                                env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        wait_for_port(port, proc, log)
-        yield port
-    finally:
-        stop(proc)
+    with running_gunicorn(tmp_path, port, env) as running:
+        yield running
 
 
 def login(port: int, password: str) -> int:

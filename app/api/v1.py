@@ -40,6 +40,11 @@ ERRORS = {400: "bad request", 401: "no or a bad token", 403: "not allowed", 404:
           429: "too many wrong PINs: the seat waits (Retry-After)"}
 IF_MATCH = re.compile(r'^(?:W/)?"v([0-9]{1,10})"$')   # a version is an integer column
 SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
+#: The headers of a write to a game, as the document names them.
+WRITE_HEADERS: list[dict[str, Any]] = [
+    {"in": "header", "name": "If-Match", "required": True, "schema": {"type": "string"},
+     "description": '"v<version>"'},
+    {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}}]
 
 
 def _errors(*codes: int) -> Callable[[Any], Any]:
@@ -262,9 +267,7 @@ def _hand_body() -> dict[str, Any]:
 @bp.arguments(s.CorrectionArgs, location="query", as_kwargs=True)
 @bp.response(201, s.HandSaved)
 @bp.doc(summary="Record the next hand (needs If-Match)", security=SECURITY,
-        parameters=[{"in": "header", "name": "If-Match", "required": True,
-                     "schema": {"type": "string"}, "description": '"v<version>"'},
-                    {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}}])
+        parameters=WRITE_HEADERS)
 @_errors(401, 403, 404, 409, 412, 422, 428)
 def add_hand(_shape: dict[str, Any], game_id: int, reason: str | None = None) -> Any:
     game = _game_or_404_json(game_id)
@@ -289,9 +292,7 @@ def add_hand(_shape: dict[str, Any], game_id: int, reason: str | None = None) ->
 @bp.arguments(s.CorrectionArgs, location="query", as_kwargs=True)
 @bp.response(200, s.HandSaved)
 @bp.doc(summary="Replace hand n (1-based; needs If-Match)", security=SECURITY,
-        parameters=[{"in": "header", "name": "If-Match", "required": True,
-                     "schema": {"type": "string"}},
-                    {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}}])
+        parameters=WRITE_HEADERS)
 @_errors(401, 403, 404, 409, 412, 422, 428)
 def replace_hand(_shape: dict[str, Any], game_id: int, n: int, reason: str | None = None) -> Any:
     game = _game_or_404_json(game_id)
@@ -309,9 +310,7 @@ def replace_hand(_shape: dict[str, Any], game_id: int, n: int, reason: str | Non
 @bp.arguments(s.CorrectionArgs, location="query", as_kwargs=True)
 @bp.response(200, s.HandSaved)
 @bp.doc(summary="Remove the last hand (needs If-Match)", security=SECURITY,
-        parameters=[{"in": "header", "name": "If-Match", "required": True,
-                     "schema": {"type": "string"}},
-                    {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}}])
+        parameters=WRITE_HEADERS)
 @_errors(401, 403, 404, 409, 412, 422, 428)
 def delete_hand(game_id: int, reason: str | None = None) -> Any:
     game = _game_or_404_json(game_id)

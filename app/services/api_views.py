@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Confirmation, Game, GameStatus, Season, User
+from app.models import Confirmation, Game, Season, User
 from app.rules import RecordError, entry_problems
 from app.rules.choices import NextChoices, contract_choices
 from app.services import confirm, queries, standings
@@ -25,12 +25,7 @@ def _timestamp(at: datetime) -> str:
     return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).isoformat()
 
 
-def _confirmations(session: Session, game: Game) -> list[dict[str, Any]]:
-    rows = session.scalars(select(Confirmation).where(Confirmation.game_id == game.id)
-                           .order_by(Confirmation.id))
-    latest: dict[int, Confirmation] = {}
-    for c in rows:
-        latest[c.seat] = c
+def _confirmation_rows(game: Game, latest: dict[int, Confirmation]) -> list[dict[str, Any]]:
     return [{"seat": c.seat, "version": c.version, "current": c.version == game.version,
              "method": c.method.value, "at": _timestamp(c.at)} for _s, c in sorted(latest.items())]
 
@@ -38,8 +33,9 @@ def _confirmations(session: Session, game: Game) -> list[dict[str, Any]]:
 def game_body(session: Session, game: Game) -> dict[str, Any]:
     """``{id, version, locked, confirmations, record, report}`` (record and report as
     RECORD.md)."""
-    return {"id": game.id, "version": game.version, "locked": confirm.is_locked(session, game),
-            "confirmations": _confirmations(session, game), "record": game.record,
+    latest = confirm.latest_confirmations(session, [game.id])[game.id]
+    return {"id": game.id, "version": game.version, "locked": confirm.locked_by(game, latest),
+            "confirmations": _confirmation_rows(game, latest), "record": game.record,
             "report": queries.report(game)}
 
 
@@ -72,11 +68,12 @@ def game_page(session: Session, *, cursor: str | None = None, limit: int = 50,
     items: list[dict[str, Any]] = []
     while True:
         page = queries.list_games(session, f, cursor, limit - len(items))
-        by_id = {g.id: g for g in session.scalars(
-            select(Game).where(Game.id.in_([s.id for s in page.games])))}
+        ids = [s.id for s in page.games]
+        by_id = {g.id: g for g in session.scalars(select(Game).where(Game.id.in_(ids)))}
+        latest = confirm.latest_confirmations(session, ids)      # one query for the page
         for summary in page.games:
             game = by_id[summary.id]
-            locked = game.status is GameStatus.COMPLETE and confirm.is_locked(session, game)
+            locked = confirm.locked_by(game, latest[game.id])
             if state != "locked" or locked:
                 items.append(_item(game, summary, locked))
         cursor = page.next_cursor

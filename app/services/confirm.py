@@ -69,10 +69,23 @@ def set_pins(session: Session, game_id: int, pins: list[str | None]) -> None:
                 found.pin_hash = hash_secret(pin)
 
 
+def latest_confirmations(session: Session, game_ids: list[int]) -> dict[int, dict[int, Confirmation]]:
+    """Each game's latest confirmation per seat (one query for all the games)."""
+    out: dict[int, dict[int, Confirmation]] = {gid: {} for gid in game_ids}
+    for c in session.scalars(select(Confirmation).where(Confirmation.game_id.in_(game_ids))
+                             .order_by(Confirmation.id)):
+        out[c.game_id][c.seat] = c
+    return out
+
+
 def _latest(session: Session, game_id: int) -> dict[int, Confirmation]:
-    rows = session.scalars(select(Confirmation).where(Confirmation.game_id == game_id)
-                           .order_by(Confirmation.id)).all()
-    return {c.seat: c for c in rows}
+    return latest_confirmations(session, [game_id])[game_id]
+
+
+def locked_by(game: Game, latest: dict[int, Confirmation]) -> bool:
+    """The lock rule: a complete game whose four seats confirmed its current version."""
+    return (game.status is GameStatus.COMPLETE and len(latest) == 4
+            and all(c.version == game.version for c in latest.values()))
 
 
 def table_state(session: Session, game: Game) -> TableState:
@@ -100,10 +113,7 @@ def confirmation_log(session: Session, game_id: int) -> list[tuple[Confirmation,
 
 
 def is_locked(session: Session, game: Game) -> bool:
-    if game.status is not GameStatus.COMPLETE:
-        return False
-    latest = _latest(session, game.id)
-    return len(latest) == 4 and all(c.version == game.version for c in latest.values())
+    return game.status is GameStatus.COMPLETE and locked_by(game, _latest(session, game.id))
 
 
 def check_unlocked(session: Session, game: Game, reason: str | None) -> str | None:

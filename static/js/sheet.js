@@ -1,15 +1,7 @@
-// The sheet page: confirm before deleting; after a save, show the new row under the pinned
+// The sheet page (asking before a delete: confirm_forms.js): after a save, show the new row under the pinned
 // message and next-hand panel (issue 14.1: all three in view on a 375x812 phone).
 (function () {
   "use strict";
-  // delegated: the live sheet (live.js) swaps the forms in place
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (form.matches && form.matches("form[data-confirm]") && !window.confirm(form.dataset.confirm)) {
-      event.preventDefault();
-    }
-  });
-
   var block = document.getElementById("next-block");
   function showTarget() {
     var m = /^#hand-(\d+)$/.exec(window.location.hash);
