@@ -44,8 +44,8 @@ class _Bar:
 
 @games_cli.command("rebuild")
 def rebuild() -> None:
-    """Recompute every game's stored result from its record (changes nothing when they
-    already agree)."""
+    """Recompute every game's stored result and the ratings from the records (changes
+    nothing when they already agree)."""
     from sqlalchemy import func, select
 
     from app.db import get_session
@@ -57,8 +57,8 @@ def rebuild() -> None:
     start = time.perf_counter()
     with _Bar(total, "rebuild") as advance:
         summary = rebuild_results(session, progress=advance)
-    click.echo(f"{summary.games} games, {summary.changed} changed, {summary.broken} no longer replay "
-               f"({time.perf_counter() - start:.1f} s)")
+    click.echo(f"{summary.games} games, {summary.changed} changed, {summary.broken} no longer replay, "
+               f"{summary.rerated} rated again ({time.perf_counter() - start:.1f} s)")
 
 
 @games_cli.command("import")

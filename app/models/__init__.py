@@ -17,10 +17,11 @@ from app.models.audit import AuditAction, AuditEntry
 from app.models.export import ExportJob, ExportState
 from app.models.game import Game, GameStatus, Seat
 from app.models.player import Player
+from app.models.rating import Rating, RatingStep
 from app.models.result import PlayerTotal, SeatResult, StoredResult
 from app.models.season import Season
 
 __all__ = ["ApiToken", "AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "ExportJob",
            "ExportState", "Game", "GameLink", "GameScorer", "GameStatus", "IdempotencyRecord",
-           "LinkKind", "LoginAttempt", "Player", "PlayerTotal",
+           "LinkKind", "LoginAttempt", "Player", "PlayerTotal", "Rating", "RatingStep",
            "Role", "Seat", "SeatPin", "SeatResult", "Season", "StoredResult", "User"]

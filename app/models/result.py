@@ -75,6 +75,8 @@ class SeatResult(Base):
     __table_args__ = (
         Index("ix_seat_result_player_list", "player_id", "complete", "played_at", "game_id"),
         Index("ix_seat_result_season", "played_at", "profile"),
+        # the order ratings read finished games in (app.services.ratings)
+        Index("ix_seat_result_rating_order", "profile", "complete", "played_at", "game_id", "seat"),
     )
 
 

@@ -23,6 +23,7 @@ from app.db import utcnow
 from app.models import Game, GameStatus, Player, PlayerTotal, Season, Seat, SeatResult, StoredResult
 from app.models.result import ALL_TIME, SEAT_COLUMNS, TOTAL_COLUMNS
 from app.rules import RecordError, digest, load
+from app.services import ratings
 from app.services.collation import folded_name
 
 #: Core tables: multi-row inserts without the ORM's per-row bookkeeping.
@@ -183,13 +184,15 @@ def apply_deltas(session: Session, deltas: Deltas) -> None:
 # --- writing ------------------------------------------------------------------------------------
 
 def store_results(session: Session, game: Game, values: ResultValues,
-                  player_ids: Sequence[int] | None = None) -> None:
-    """Writes the game's stored result in the session's transaction (no commit). The game
-    must be flushed (it has an id)."""
+                  player_ids: Sequence[int] | None = None, *, rate: bool = True) -> None:
+    """Writes the game's stored result in the session's transaction (no commit), and the
+    ratings that follow from it (unless ``rate`` is False: the rebuild rates at the end).
+    The game must be flushed (it has an id)."""
     if player_ids is None:
         player_ids = [seat.player_id for seat in sorted(game.seats, key=lambda s: s.seat)]
     old = [dict(r._mapping) for r in session.execute(
-        select(*[SeatResult.__table__.c[c] for c in SEAT_COLUMNS]).where(SeatResult.game_id == game.id))]
+        select(SeatResult.seat, *[SeatResult.__table__.c[c] for c in SEAT_COLUMNS])
+        .where(SeatResult.game_id == game.id).order_by(SeatResult.seat))]
     new = seat_rows(game.id, game.created_at, player_ids, values)
     deltas: Deltas = {}
     scopes = load_scopes(session)
@@ -200,6 +203,8 @@ def store_results(session: Session, game: Game, values: ResultValues,
     session.execute(insert(GAME_RESULT), [game_row(game.id, game.created_at, values)])
     session.execute(insert(SEAT_RESULT), new)
     apply_deltas(session, deltas)
+    if rate:
+        ratings.after_change(session, game.id, old, new)
 
 
 def bulk_insert_results(session: Session, games: Iterable[tuple[int, datetime, Sequence[int], ResultValues]]
@@ -218,6 +223,7 @@ def bulk_insert_results(session: Session, games: Iterable[tuple[int, datetime, S
     deltas: Deltas = {}
     add_rows(deltas, seats, +1, load_scopes(session))
     apply_deltas(session, deltas)
+    ratings.after_new_games(session, seats)
 
 
 # --- rebuild ------------------------------------------------------------------------------------
@@ -227,6 +233,7 @@ class RebuildSummary:
     games: int = 0
     changed: int = 0
     broken: int = 0
+    rerated: int = 0          # finished games whose ratings were computed again
 
 
 def _games_in_chunks(session: Session, size: int) -> Iterator[list[Game]]:
@@ -282,7 +289,7 @@ def rebuild_results(session: Session, chunk: int = 500,
             if not _unchanged(stored.get(game.id), seats.get(game.id, []), game, values,
                               player_ids[game.id]):
                 summary.changed += 1
-                store_results(session, game, values, player_ids[game.id])
+                store_results(session, game, values, player_ids[game.id], rate=False)
             status = GameStatus.COMPLETE if values.game["complete"] else GameStatus.IN_PROGRESS
             if game.status != status:
                 session.execute(update(Game).where(Game.id == game.id)
@@ -292,6 +299,7 @@ def rebuild_results(session: Session, chunk: int = 500,
         if progress is not None:
             progress(len(games))
     recompute_player_totals(session)
+    summary.rerated = ratings.rebuild_ratings(session)
     session.commit()
     return summary
 

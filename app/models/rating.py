@@ -1,0 +1,63 @@
+"""Ratings and statistics derived from the stored results (issue 26).
+
+Like the stored results (:mod:`app.models.result`) these rows are written in the same
+transaction as a game's record and can always be rebuilt from the records
+(``flask --app app games rebuild``).
+
+- :class:`RatingStep`: one row per player per finished game, in the order the games were
+  played within a profile: the player's openskill rating (Plackett-Luce μ and σ) after that
+  game, with the running counts the player's page reads (games, points, wins, streaks). A
+  correction of an old game deletes the steps from that game on and computes them again.
+- :class:`Rating`: each player's latest step per profile (the leaderboard's rows).
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db import Base
+
+
+class RatingStep(Base):
+    __tablename__ = "rating_step"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), primary_key=True)
+    profile: Mapped[str] = mapped_column(String(16), primary_key=True)
+    #: the player's finished games of the profile so far (1 for their first)
+    games: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seat: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer)       # the game's final total
+    place: Mapped[int] = mapped_column(Integer)       # 1 + seats with a higher total
+    won: Mapped[bool] = mapped_column(Boolean)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    points: Mapped[int] = mapped_column(Integer)      # sum of final totals so far
+    wins: Mapped[int] = mapped_column(Integer)
+    streak: Mapped[int] = mapped_column(Integer)      # wins in a row ending with this game
+    best_streak: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        Index("ix_rating_step_order", "profile", "played_at", "game_id", "seat"),
+        Index("ix_rating_step_total", "player_id", "profile", "total"),
+    )
+
+
+STEP_COLUMNS = ("player_id", "profile", "games", "game_id", "played_at", "seat", "total", "place", "won",
+                "mu", "sigma", "points", "wins", "streak", "best_streak")
+
+
+class Rating(Base):
+    __tablename__ = "rating"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), primary_key=True)
+    profile: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)     # mu - 3 sigma (openskill's ordinal())
+    games: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (Index("ix_rating_board", "profile", "games", "ordinal"),)
