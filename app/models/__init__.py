@@ -17,11 +17,11 @@ from app.models.audit import AuditAction, AuditEntry
 from app.models.export import ExportJob, ExportState
 from app.models.game import Game, GameStatus, Seat
 from app.models.player import Player
-from app.models.rating import Rating, RatingStep
+from app.models.rating import HeadToHead, PlayerStat, Rating, RatingStep, SeatStat
 from app.models.result import PlayerTotal, SeatResult, StoredResult
 from app.models.season import Season
 
 __all__ = ["ApiToken", "AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "ExportJob",
-           "ExportState", "Game", "GameLink", "GameScorer", "GameStatus", "IdempotencyRecord",
-           "LinkKind", "LoginAttempt", "Player", "PlayerTotal", "Rating", "RatingStep",
-           "Role", "Seat", "SeatPin", "SeatResult", "Season", "StoredResult", "User"]
+           "ExportState", "Game", "GameLink", "GameScorer", "GameStatus", "HeadToHead", "IdempotencyRecord",
+           "LinkKind", "LoginAttempt", "Player", "PlayerStat", "PlayerTotal", "Rating", "RatingStep",
+           "Role", "Seat", "SeatPin", "SeatResult", "SeatStat", "Season", "StoredResult", "User"]

@@ -9,12 +9,19 @@ transaction as a game's record and can always be rebuilt from the records
   game, with the running counts the player's page reads (games, points, wins, streaks). A
   correction of an old game deletes the steps from that game on and computes them again.
 - :class:`Rating`: each player's latest step per profile (the leaderboard's rows).
+- :class:`SeatStat`: one row per seat of a game, the counters of what the seat did in it
+  (hands and points per contract, cards taken, Kings made, the auction), read from the
+  replay (:func:`app.services.stats.seat_counters`).
+- :class:`PlayerStat`: each player's sums of those counters per profile over finished
+  games, kept by adding differences (as :class:`~app.models.result.PlayerTotal`).
+- :class:`HeadToHead`: for each ordered pair of players and profile, their finished games
+  together, how often the first finished ahead or behind, and the net points.
 """
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base
@@ -61,3 +68,33 @@ class Rating(Base):
     games: Mapped[int] = mapped_column(Integer)
 
     __table_args__ = (Index("ix_rating_board", "profile", "games", "ordinal"),)
+class SeatStat(Base):
+    __tablename__ = "seat_stat"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    counters: Mapped[dict[str, int]] = mapped_column(JSON)
+
+
+class PlayerStat(Base):
+    __tablename__ = "player_stat"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), primary_key=True)
+    profile: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key: Mapped[str] = mapped_column(String(48), primary_key=True)
+    value: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class HeadToHead(Base):
+    __tablename__ = "head_to_head"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), primary_key=True)
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("player.id", ondelete="CASCADE"), primary_key=True)
+    profile: Mapped[str] = mapped_column(String(16), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    ahead: Mapped[int] = mapped_column(Integer, default=0)    # finished with a higher total
+    behind: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)   # sum of (own total - opponent's)
+
+
+H2H_COLUMNS = ("games", "ahead", "behind", "points")

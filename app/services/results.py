@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, cast
 
@@ -23,7 +23,7 @@ from app.db import utcnow
 from app.models import Game, GameStatus, Player, PlayerTotal, Season, Seat, SeatResult, StoredResult
 from app.models.result import ALL_TIME, SEAT_COLUMNS, TOTAL_COLUMNS
 from app.rules import RecordError, digest, load
-from app.services import ratings
+from app.services import ratings, stats
 from app.services.collation import folded_name
 
 #: Core tables: multi-row inserts without the ORM's per-row bookkeeping.
@@ -37,10 +37,12 @@ Deltas = dict[TotalsKey, dict[str, int]]
 @dataclass(frozen=True)
 class ResultValues:
     """A game's stored result: ``game`` holds the game_result columns (but ``played_at``),
-    ``seats`` the four seats' own columns (total, won, shared, kings_made, violations)."""
+    ``seats`` the four seats' own columns (total, won, shared, kings_made, violations),
+    ``counters`` what each seat did (:func:`app.services.stats.seat_counters`)."""
 
     game: dict[str, Any]
     seats: list[dict[str, Any]]
+    counters: list[dict[str, int]] = field(default_factory=lambda: [{}, {}, {}, {}])
 
 
 def _replayed(record: dict[str, Any], result: Any | None) -> tuple[Any | None, str | None]:
@@ -104,7 +106,7 @@ def result_values(record: dict[str, Any], result: Any | None = None,
     base.update(complete=bool(result.complete), hands_counted=sum(1 for h in result.hands if h.counted),
                 totals=totals, winners=winners, kings_made=sum(kings), violations=sum(violations),
                 error=None)
-    return ResultValues(base, _seat_values(totals, winners, kings, violations))
+    return ResultValues(base, _seat_values(totals, winners, kings, violations), stats.seat_counters(result))
 
 
 def game_row(game_id: int, played_at: datetime, values: ResultValues) -> dict[str, Any]:
@@ -203,6 +205,7 @@ def store_results(session: Session, game: Game, values: ResultValues,
     session.execute(insert(GAME_RESULT), [game_row(game.id, game.created_at, values)])
     session.execute(insert(SEAT_RESULT), new)
     apply_deltas(session, deltas)
+    stats.after_change(session, game.id, old, new, values.counters)
     if rate:
         ratings.after_change(session, game.id, old, new)
 
@@ -213,9 +216,11 @@ def bulk_insert_results(session: Session, games: Iterable[tuple[int, datetime, S
     and the benchmark's generator. ``games``: (game id, played at, player ids, values)."""
     game_rows: list[dict[str, Any]] = []
     seats: list[dict[str, Any]] = []
+    counters: dict[int, list[dict[str, int]]] = {}
     for game_id, played_at, player_ids, values in games:
         game_rows.append(game_row(game_id, played_at, values))
         seats.extend(seat_rows(game_id, played_at, player_ids, values))
+        counters[game_id] = values.counters
     if not game_rows:
         return
     session.execute(insert(GAME_RESULT), game_rows)
@@ -223,6 +228,7 @@ def bulk_insert_results(session: Session, games: Iterable[tuple[int, datetime, S
     deltas: Deltas = {}
     add_rows(deltas, seats, +1, load_scopes(session))
     apply_deltas(session, deltas)
+    stats.after_new_games(session, seats, counters)
     ratings.after_new_games(session, seats)
 
 
@@ -263,8 +269,8 @@ def _same_instant(a: Any, b: Any) -> bool:
 
 
 def _unchanged(stored: dict[str, Any] | None, seats: list[Any], game: Game, values: ResultValues,
-               player_ids: list[int]) -> bool:
-    if stored is None or len(seats) != 4:
+               player_ids: list[int], counters: list[dict[str, int]]) -> bool:
+    if stored is None or len(seats) != 4 or counters != values.counters:
         return False
     want = game_row(game.id, game.created_at, values)
     if any(not _same_instant(stored[c], want[c]) for c in stored):
@@ -281,13 +287,14 @@ def rebuild_results(session: Session, chunk: int = 500,
     for games in _games_in_chunks(session, chunk):
         ids = [g.id for g in games]
         stored, seats = _stored(session, ids)
+        counters = stats.stored_counters(session, ids)
         player_ids = _player_ids(session, ids)
         for game in games:
             values = result_values(game.record)
             summary.games += 1
             summary.broken += values.game["error"] is not None
             if not _unchanged(stored.get(game.id), seats.get(game.id, []), game, values,
-                              player_ids[game.id]):
+                              player_ids[game.id], counters.get(game.id, [])):
                 summary.changed += 1
                 store_results(session, game, values, player_ids[game.id], rate=False)
             status = GameStatus.COMPLETE if values.game["complete"] else GameStatus.IN_PROGRESS
@@ -299,6 +306,7 @@ def rebuild_results(session: Session, chunk: int = 500,
         if progress is not None:
             progress(len(games))
     recompute_player_totals(session)
+    stats.recompute_sums(session)
     summary.rerated = ratings.rebuild_ratings(session)
     session.commit()
     return summary
