@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,9 @@ DEFAULTS: dict[str, Any] = {
     # behind TLS (docs/deploy.md), off for `make run` on http://127.0.0.1.
     "SESSION_COOKIE_SECURE": False,
     "SESSION_COOKIE_HTTPONLY": True,
+    # A login outlives closing the phone's browser (hands waiting in its outbox are sent
+    # when it opens again): a week of club nights. Logging out ends it at once.
+    "PERMANENT_SESSION_LIFETIME": timedelta(days=7),
     "EXPORTS_DIR": None,           # None: <instance>/exports (finished bulk PDF exports)
     # How many reverse proxies in front of the app set X-Forwarded-For / -Proto / -Host
     # (werkzeug's ProxyFix). 0: none is trusted, the client is the connection's address.

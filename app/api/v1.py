@@ -16,7 +16,6 @@ from typing import Any
 from flask import Flask, current_app, jsonify, make_response, render_template, request
 from flask_babel import gettext as _
 from flask_smorest import Api, Blueprint
-from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import MethodNotAllowed, UnprocessableEntity
 
 from app.api import schemas as s
@@ -29,6 +28,7 @@ from app.services.accounts import can_score
 from app.services.errors import BadInput, ConflictError, ForbiddenError, LockedError, SheetChanged
 from app.services.throttle import Throttled
 from app.web.auth import actor, by_token, director_reason, user
+from app.web.idempotent import carried_out_once
 from app.web.messages import service_text, translate_error
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1",
@@ -124,46 +124,16 @@ def _refused(e: Exception, game: Game | None) -> Any:
 REFUSED = (_Refusal, RecordError, LockedError, ConflictError, ForbiddenError, BadInput, Throttled)
 
 
-def _write(carry_out: Callable[[], Any], game: Game | None = None, retried: bool = False) -> Any:
+def _write(carry_out: Callable[[], Any], game: Game | None = None) -> Any:
     """Carries out a write once per ``Idempotency-Key`` (without one: every time)."""
-    session = get_session()
-    key = request.headers.get("Idempotency-Key")
-    u = user()
-    if key is None or u is None:
+    def attempt() -> Any:
         try:
             return carry_out()
         except REFUSED as e:
-            session.rollback()
+            get_session().rollback()
             return _refused(e, game)
-    try:
-        key = idempotency.check_key(key)
-    except BadInput as e:
-        return _error(422, "idempotency-key", service_text(e), e.field)
-    target = request.full_path if request.query_string else request.path   # ?reason= too
-    digest = idempotency.request_digest(request.method, target, request.get_data())
-    try:
-        kept = idempotency.kept_answer(session, u.id, key, digest)
-    except BadInput as e:
-        return _error(422, "idempotency-key-reused", service_text(e), e.field)
-    except idempotency.KeyInProgress:
-        return _error(409, "idempotency-in-progress", _("A request with this key is still "
-                      "being carried out (or its answer was lost): read the game first."),
-                      "Idempotency-Key")
-    if kept is not None:
-        return _response_of(kept)
-    idempotency.claim(session, u.id, key, digest)
-    try:
-        response = carry_out()
-    except REFUSED as e:
-        session.rollback()
-        response = _refused(e, game)
-    except IntegrityError:
-        session.rollback()               # a request with the same key won the race (once)
-        if retried:
-            raise
-        return _write(carry_out, game, retried=True)
-    idempotency.keep(session, u.id, key, digest, _answer_of(response))
-    return response
+
+    return carried_out_once(attempt, _answer_of, _response_of, _error)
 
 
 # --- routes --------------------------------------------------------------------------------

@@ -257,3 +257,20 @@ def _params(contract: str, trump: str | None, leader: int | None, auction: str) 
     if auction:
         out["auction"] = auction
     return out
+
+
+def ready_setups(ctx: entry.Context) -> list[Setup]:
+    """Every complete setup of hand ``ctx.index`` that needs no auction: each contract the
+    engine allows now, with each trump it allows. A phone keeps the entry pages of these so
+    that the hand can be entered while the network is down. A fiesta's auction is asked
+    call by call, so none of its setups is listed."""
+    if ctx.next is None or ctx.next.fiesta:
+        return []
+    nxt = _next(ctx)
+    found: dict[tuple[tuple[str, str], ...], Setup] = {}
+    for contract in nxt.contracts():
+        for trump in nxt.trumps(contract) or (None,):
+            ready = resolve(ctx, contract, trump, None, None).setup
+            if ready is not None:
+                found.setdefault(tuple(sorted(ready.params.items())), ready)
+    return list(found.values())

@@ -54,8 +54,8 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 #: Open to anyone (endpoints, or blueprints ending in ".").
 PUBLIC = frozenset({"static", "auth.login", "auth.logout", "auth.setup", "prefs.set_language",
-                    "site.favicon", "site.manifest", "rules.index", "rules.profile", "api.score",
-                    "api.docs", "api-docs.",
+                    "site.favicon", "site.manifest", "site.service_worker", "site.offline",
+                    "rules.index", "rules.profile", "api.score", "api.docs", "api-docs.",
                     "live.qr", "share."})
 #: Endpoints of one game that check the user themselves (a player confirms their own seat).
 SELF_CHECKED = frozenset({"table.confirm_sheet", "api.confirm_seat"})
@@ -231,6 +231,9 @@ def start_session(found: User) -> None:
     """Logs `found` in on this browser, with a CSRF token the anonymous page never had."""
     _new_csrf_token()
     login_user(found)
+    # kept when the phone's browser is closed (PERMANENT_SESSION_LIFETIME): hands waiting in
+    # its outbox are sent when it opens again; logging out or a new password still ends it
+    cookie_session.permanent = True
 
 
 # --- pages -----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from app.services import setup as setup_service
 from app.services.errors import BadInput, ConflictError, NothingChanged
 from app.web.auth import actor, director_reason
 from app.web.common import lang, load_game_or_404, new_hand_row, stored_row_or_404
+from app.web.idempotent import note_problems, outbox_save
 from app.web.messages import field_label, problem_text, translate_error
 from app.web.words import signed
 
@@ -49,6 +50,7 @@ def _step_url(game_id: int, index: int, editing: bool, **params: Any) -> str:
 
 
 @bp.route("/games/<int:game_id>/hands/new", methods=["GET", "POST"])
+@outbox_save
 def new(game_id: int) -> Any:
     game = load_game_or_404(game_id)
     index, taken = new_hand_row(game)
@@ -56,9 +58,32 @@ def new(game_id: int) -> Any:
 
 
 @bp.route("/games/<int:game_id>/hands/<int:row>/edit", methods=["GET", "POST"])
+@outbox_save
 def edit(game_id: int, row: int) -> Any:
     game = load_game_or_404(game_id)
     return _entry(game, stored_row_or_404(game, row))
+
+
+@bp.get("/games/<int:game_id>/hands/offline.json")
+def offline_pages(game_id: int) -> Any:
+    """The entry pages of the next hand (each allowed setup in each entry mode), which the
+    phone's service worker keeps so that the hand can be entered without a network."""
+    game = load_game_or_404(game_id)
+    index = len(game.hands)
+    ctx = entry.context(game.record, index)
+    urls: list[str] = []
+    if ctx.next is not None:
+        urls.append(url_for("hands.new", game_id=game.id))
+        urls.append(url_for("hands.new", game_id=game.id, row=index + 1))
+        for ready in setup_service.ready_setups(ctx):
+            spec = entry.entry_spec(ctx.profile, ready.contract)
+            modes = ["counts"] + (["captures"] if spec.has_cards else [])
+            modes += ["tricks"] if ctx.profile.contracts[ready.contract].played else []
+            urls += [url_for("hands.new", game_id=game.id, row=index + 1, mode=mode, **ready.params)
+                     for mode in modes]
+    response = jsonify(version=game.version, urls=urls)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/games/<int:game_id>/hands/last/delete")
@@ -163,6 +188,7 @@ def _entry(game: Any, index: int, taken: bool = False) -> Any:
     ready = step.setup
     if ready is None:
         page["problems"] = _problem_map(step.problems, index)
+        note_problems(page["problems"])
         return render_template("hands/entry.html", **page), 422 if page["problems"] else 200
     if setup.mode.data == "tricks" and ctx.profile.contracts[ready.contract].played:
         return _to_tricks(game, index, editing, ready)
@@ -268,8 +294,10 @@ def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, 
     """Validates the entry form and saves the hand; else the page again, every problem shown."""
     editing = page["editing"]
     page["form"] = form
+    note_problems(page["errors"])
     if not form.validate():
         page["errors"] = _form_errors(form, page["spec"])
+        note_problems(page["errors"])
         return render_template("hands/entry.html", **page), 400
     who = actor()
     reason = director_reason(form.correction.data)
@@ -281,12 +309,14 @@ def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, 
     except RecordError as e:
         # the save reports the first problem; the page shows every one at once
         page["errors"] = _problem_map(draft.problems(game, entered) or [e], index)
+        note_problems(page["errors"])
         return render_template("hands/entry.html", **page), 422
     except ConflictError as e:
         # what changed since this entry was loaded, next to what was typed (kept); saving
         # again puts it on this hand row (a correction once another phone recorded the
         # row): never a second copy of the hand
         page["conflict"] = e
+        note_problems({"__all__": [_("Someone else saved this game meanwhile.")]})
         page["changes"] = queries.changes_since(
             get_session(), game, min(form.version.data or 0, game.version), lang())
         form.version.data = e.current_version

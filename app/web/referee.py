@@ -29,6 +29,7 @@ from app.services.errors import BadInput, ConflictError, NothingChanged
 from app.web import referee_view as view_of
 from app.web.auth import actor, director_reason
 from app.web.common import lang, load_game_or_404, new_hand_row, stored_row_or_404
+from app.web.idempotent import note_problems, outbox_save
 from app.web.messages import problem_text, translate_error
 from app.web.words import violation_row
 
@@ -40,6 +41,7 @@ SETUP_KEYS = ("contract", "trump", "leader", "auction")
 # --- trick-by-trick entry -------------------------------------------------------------------
 
 @bp.route("/games/<int:game_id>/hands/tricks", methods=["GET", "POST"])
+@outbox_save
 def tricks(game_id: int) -> Any:
     game = load_game_or_404(game_id)
     index, taken = new_hand_row(game)      # the cards entered stay on the row they were for
@@ -47,6 +49,7 @@ def tricks(game_id: int) -> Any:
 
 
 @bp.route("/games/<int:game_id>/hands/<int:n>/tricks", methods=["GET", "POST"])
+@outbox_save
 def correct_tricks(game_id: int, n: int) -> Any:
     game = load_game_or_404(game_id)
     return _tricks(game, stored_row_or_404(game, n))
@@ -103,6 +106,7 @@ def _tricks_page(game: Any, index: int, ctx: entry.Context, editing: bool, taken
         "counts_url": (url_for("hands.edit", game_id=game.id, row=index + 1) if editing or taken
                        else url_for("hands.new", game_id=game.id, **_any(setup.params))),
     }
+    note_problems(page["errors"])
     if taken:
         since = queries.version_before_change(get_session(), game.id, index) or 0
         page["changes"] = queries.changes_since(get_session(), game, since, lang())
@@ -311,6 +315,7 @@ def _save_played(game: Any, entered: draft.HandDraft, form: SaveTricksForm,
         page["changes"] = queries.changes_since(
             get_session(), game, min(form.version.data or 0, game.version), lang())
         form.version.data = game.version
+        note_problems({"__all__": [_("Someone else saved this game meanwhile.")]})
         return None, 409
     except BadInput as e:
         errors.setdefault("__all__", []).append(problem_text(e))

@@ -4,8 +4,9 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from flask import Blueprint, Response, current_app, url_for
+from flask import Blueprint, Response, current_app, render_template, url_for
 from flask_babel import gettext as _
 
 from app.web.common import lang
@@ -49,3 +50,23 @@ def manifest() -> Response:
                         mimetype="application/manifest+json")
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker (static/js/sw.js), served from the site's root so that its scope is
+    every page: it keeps the pages a phone opened for when the network drops, and sends the
+    hands waiting in the phone's outbox (static/js/outbox.js)."""
+    static = Path(current_app.static_folder or "static")
+    response = Response((static / "js" / "sw.js").read_bytes(), mimetype="text/javascript")
+    # a browser checks for a new worker on every navigation: never an old copy
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@bp.get("/offline")
+def offline() -> Any:
+    """What the service worker shows for a page this phone never opened, while the network
+    is down (kept when the worker is installed, in the language of that moment)."""
+    return render_template("offline.html")

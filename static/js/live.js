@@ -183,6 +183,7 @@
 
   document.addEventListener("visibilitychange", function () { if (!document.hidden) schedule(0); });
   window.addEventListener("online", function () { schedule(0); });
+  document.addEventListener("outbox:sent", function () { schedule(0); });   // offline.js
   localTimes(document);
   paint();
   status.dataset.ready = "1";
