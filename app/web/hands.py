@@ -79,7 +79,8 @@ def offline_pages(game_id: int) -> Any:
             spec = entry.entry_spec(ctx.profile, ready.contract)
             modes = ["counts"] + (["captures"] if spec.has_cards else [])
             modes += ["tricks"] if ctx.profile.contracts[ready.contract].played else []
-            urls += [url_for("hands.new", game_id=game.id, row=index + 1, mode=mode, **ready.params)
+            params: dict[str, Any] = dict(ready.params)
+            urls += [url_for("hands.new", game_id=game.id, row=index + 1, mode=mode, **params)
                      for mode in modes]
     response = jsonify(version=game.version, urls=urls)
     response.headers["Cache-Control"] = "no-store"
