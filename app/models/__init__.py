@@ -14,6 +14,7 @@ from app.models.account import (
 )
 from app.models.api import ApiToken, IdempotencyRecord
 from app.models.audit import AuditAction, AuditEntry
+from app.models.event import Event, EventLogEntry, EventPlayer, EventRound, EventTable
 from app.models.export import ExportJob, ExportState
 from app.models.game import Game, GameStatus, Seat
 from app.models.player import Player
@@ -21,7 +22,8 @@ from app.models.rating import HeadToHead, PlayerStat, Rating, RatingStep, SeatSt
 from app.models.result import PlayerTotal, SeatResult, StoredResult
 from app.models.season import Season
 
-__all__ = ["ApiToken", "AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "ExportJob",
+__all__ = ["ApiToken", "AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "Event",
+           "EventLogEntry", "EventPlayer", "EventRound", "EventTable", "ExportJob",
            "ExportState", "Game", "GameLink", "GameScorer", "GameStatus", "HeadToHead", "IdempotencyRecord",
            "LinkKind", "LoginAttempt", "Player", "PlayerStat", "PlayerTotal", "Rating", "RatingStep",
            "Role", "Seat", "SeatPin", "SeatResult", "SeatStat", "Season", "StoredResult", "User"]

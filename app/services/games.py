@@ -23,7 +23,7 @@ def draw_first_seat(rng: random.Random | None = None) -> int:
 def start_game(session: Session, *, profile: str, players: list[str], first_seat: int | None,
                options: dict[str, str] | None = None, who: str = "?",
                rng: random.Random | None = None, scorer_id: int | None = None,
-               pins: list[str | None] | None = None) -> Game:
+               pins: list[str | None] | None = None, commit: bool = True) -> Game:
     """A new game with no hands. `first_seat` None means: drawn by lot now, and recorded."""
     prof = get_profile(profile)
     seat = draw_first_seat(rng) if first_seat is None else first_seat
@@ -32,7 +32,8 @@ def start_game(session: Session, *, profile: str, players: list[str], first_seat
     record["players"] = list(players)
     record[prof.seat_key] = seat
     record["hands"] = []
-    return create_game(session, record, who=who, action=AuditAction.CREATE, scorer_id=scorer_id, pins=pins)
+    return create_game(session, record, who=who, action=AuditAction.CREATE, scorer_id=scorer_id, pins=pins,
+                       commit=commit)
 
 
 def read_record_file(raw: bytes) -> Any:

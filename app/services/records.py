@@ -54,9 +54,11 @@ def status_of(result: Any) -> GameStatus:
 
 
 def create_game(session: Session, data: Any, *, who: str, action: AuditAction,
-                scorer_id: int | None = None, pins: list[str | None] | None = None) -> Game:
+                scorer_id: int | None = None, pins: list[str | None] | None = None,
+                commit: bool = True) -> Game:
     """A new game from a record; `scorer_id` (its creator) becomes its first scorer and
-    `pins` the seats' confirmation PINs (hashed), in the same transaction."""
+    `pins` the seats' confirmation PINs (hashed), in the same transaction (``commit``
+    False: the caller's, which commits it with more, e.g. an event's round)."""
     record, result = new_game_record(data)
     player_ids = player_ids_for(session, record["players"], {})
     game = Game(profile=record["profile"], record=record, status=status_of(result))
@@ -70,7 +72,8 @@ def create_game(session: Session, data: Any, *, who: str, action: AuditAction,
         add_scorer(session, game.id, scorer_id)
     if pins:
         set_pins(session, game.id, pins)
-    session.commit()
+    if commit:
+        session.commit()
     return game
 
 
