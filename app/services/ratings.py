@@ -382,7 +382,8 @@ def history(session: Session, player_id: int, profile: str, points: int = 120) -
                        .where(rs.player_id == player_id, rs.profile == profile)) or 0
     if not n:
         return []
-    wanted = sorted({1 + round(k * (n - 1) / max(points - 1, 1)) for k in range(min(points, n))})
+    shown_steps = min(points, n)
+    wanted = sorted({1 + round(k * (n - 1) / max(shown_steps - 1, 1)) for k in range(shown_steps)})
     steps = session.scalars(select(rs).where(rs.player_id == player_id, rs.profile == profile,
                                              rs.games.in_(wanted)).order_by(rs.games))
     return [{"games": s.games, "game_id": s.game_id, "played_at": s.played_at, "mu": s.mu, "sigma": s.sigma,

@@ -1,4 +1,5 @@
-"""The score-progression chart: a small SVG drawn on the server (no JS, no network)."""
+"""The score-progression chart, and a player's rating and points over their games: small
+SVGs drawn on the server (no JS, no network)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,12 +26,12 @@ class _Frame:
     hi: int
 
     @classmethod
-    def of(cls, series: list[list[int]], lean: bool) -> _Frame:
+    def of(cls, series: list[list[int]], lean: bool, zero: bool = True) -> _Frame:
         # the page's chart is drawn in a 400-unit box so that its 14-unit labels stay readable
         # (about 12 px) on a 375 px phone; the printed sheet keeps its wider box
         box = (600, 240, 11, 48, 12, 12, 24) if lean else (400, 220, 14, 46, 10, 12, 26)
-        values = [v for line in series for v in line]
-        lo, hi = min(values + [0]), max(values + [0])
+        values = [v for line in series for v in line] + ([0] if zero else [])
+        lo, hi = min(values), max(values)
         if lo == hi:
             lo, hi = lo - 1, hi + 1
         return cls(*box, n=len(series[0]) - 1, lo=lo, hi=hi)
@@ -45,7 +46,7 @@ class _Frame:
 def _value_marks(f: _Frame, lean: bool) -> list[str]:
     """The top, zero and bottom totals: their labels, and their lines (only zero's on paper)."""
     parts = []
-    for v in (f.hi, 0, f.lo):
+    for v in (f.hi, 0, f.lo) if f.lo <= 0 <= f.hi else (f.hi, f.lo):
         if not lean or v == 0:
             parts.append(f'<line x1="{f.left}" x2="{f.width - f.right}" y1="{f.y(v):.1f}" '
                          f'y2="{f.y(v):.1f}" stroke="{"#888" if v == 0 else "#ddd"}" '
@@ -98,3 +99,20 @@ def legend(players: list[str]) -> Markup:
     for s, name in enumerate(players):
         items.append(f'<span><i class="key{s}"></i>{escape(name)}</span>')
     return Markup('<div class="legend">' + "".join(items) + "</div>")
+
+
+def series_svg(values: list[int], labels: list[int], title: str) -> Markup:
+    """One line over a player's games (``labels``: the game numbers of the ``values``), with
+    about six of the numbers along the bottom: the rating or the points over time."""
+    f = _Frame.of([values], lean=False, zero=False)
+    step = max(1, -(-f.n // 6))
+    points = " ".join(f"{f.x(i):.1f},{f.y(v):.1f}" for i, v in enumerate(values))
+    parts = [f'<svg class="chart" viewBox="0 0 {f.width} {f.height}" role="img" '
+             f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
+             f"<title>{escape(title)}</title>", *_value_marks(f, False)]
+    parts.extend(f'<text x="{f.x(i):.1f}" y="{f.height - 6}" text-anchor="middle" font-size="{f.font}" '
+                 f'fill="#5b6570">{labels[i]}</text>' for i in [*range(0, f.n - step // 2, step), f.n])
+    parts.append(f'<polyline fill="none" stroke="{COLORS[0]}" stroke-width="2.5" points="{points}"/>')
+    parts.append(f'<circle cx="{f.x(f.n):.1f}" cy="{f.y(values[-1]):.1f}" r="3.5" fill="{COLORS[0]}"/>')
+    parts.append("</svg>")
+    return Markup("".join(parts))

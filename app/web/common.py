@@ -3,6 +3,8 @@ redirect target, the rows a long table shows, and a game's version check. Views 
 these from here, never from one another (tests/test_architecture.py)."""
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -86,3 +88,27 @@ def stamp_response(game_id: int) -> Any:
     # always revalidate: never answered from a cache without asking the server
     response.headers["Cache-Control"] = "no-cache, private"
     return response
+
+
+# --- CSV downloads ------------------------------------------------------------------------
+
+#: What makes a spreadsheet read a cell as a formula (OWASP's "CSV injection" list).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A text cell a spreadsheet shows as text: one starting like a formula gets a leading
+    apostrophe (numbers are left alone)."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+class SafeCsvWriter:
+    """csv.writer whose text cells never start a formula."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([csv_cell(v) for v in row])

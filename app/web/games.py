@@ -1,7 +1,6 @@
 """Games: the list, a new game, the sheet, import and export, the audit log."""
 from __future__ import annotations
 
-import csv
 import io
 import json
 from typing import Any
@@ -19,7 +18,7 @@ from app.services import games as games_service
 from app.services.errors import BadInput
 from app.web import changelog
 from app.web.auth import actor, game_access, user
-from app.web.common import lang, load_game_or_404
+from app.web.common import SafeCsvWriter, lang, load_game_or_404
 from app.web.diagram import table_svg
 from app.web.messages import problem_text
 from app.web.sheet_view import render_sheet
@@ -177,28 +176,6 @@ def report_json(game_id: int) -> Response:
     game = load_game_or_404(game_id)
     body = json.dumps(queries.report(game), ensure_ascii=False, indent=2) + "\n"
     return Response(body, mimetype="application/json")
-
-
-#: What makes a spreadsheet read a cell as a formula (OWASP's "CSV injection" list).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_cell(value: object) -> object:
-    """A text cell a spreadsheet shows as text: one starting like a formula gets a leading
-    apostrophe (numbers are left alone)."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
-
-
-class SafeCsvWriter:
-    """csv.writer whose text cells never start a formula."""
-
-    def __init__(self, out: io.StringIO) -> None:
-        self._writer = csv.writer(out)
-
-    def writerow(self, row: list[Any]) -> None:
-        self._writer.writerow([csv_cell(v) for v in row])
 
 
 @bp.get("/games/<int:game_id>/sheet.csv")

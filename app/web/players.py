@@ -1,16 +1,22 @@
-"""Players: the roster with everyone's statistics, a season's leaderboard, one player's
-page (per-profile split and their games, a page at a time)."""
+"""Players: the roster with everyone's statistics, a season's leaderboard, the ratings'
+leaderboard per profile, one player's page (ratings, statistics per profile with charts, a
+CSV of them, and their games, a page at a time)."""
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
+from flask_babel import gettext as _
 
 from app.db import get_session
 from app.rules import PROFILES
-from app.security import id_arg
-from app.services import queries, standings
-from app.web.common import lang, shown
+from app.security import Response, id_arg
+from app.services import queries, ratings, standings, stats
+from app.web.chart import series_svg
+from app.web.common import SafeCsvWriter, lang, shown
+from app.web.messages import field_label
+from app.web.words import profile_name
 
 bp = Blueprint("players", __name__)
 
@@ -46,18 +52,76 @@ def names() -> Any:
     return jsonify({"names": standings.name_suggestions(get_session(), search)})
 
 
+def _charts(session: Any, player_id: int, profile: str) -> dict[str, Any]:
+    steps = ratings.history(session, player_id, profile)
+    if len(steps) < 2:
+        return {}           # a line needs two games
+    labels = [s["games"] for s in steps]
+    return {"rating": series_svg([s["shown"] for s in steps], labels,
+                                 _("Rating after each game (%(game)s)", game=profile_name(profile))),
+            "points": series_svg([s["points"] for s in steps], labels,
+                                 _("Points over time: the sum of final totals (%(game)s)",
+                                   game=profile_name(profile)))}
+
+
+def _player_or_404(session: Any, player_id: int) -> standings.PlayerStats:
+    player = standings.player_stats(session, player_id)
+    if player is None:
+        abort(404)
+    return player
+
+
 @bp.get("/players/<int:player_id>")
 def games(player_id: int) -> Any:
     session = get_session()
-    stats = standings.player_stats(session, player_id)
-    if stats is None:
-        abort(404)
+    player = _player_or_404(session, player_id)
     after = request.args.get("after")
     page = queries.list_games(session, queries.GameFilter(player_id=player_id), after)
     seat_of = queries.seats_of(session, player_id, [g.id for g in page.games])
+    played = stats.player_profiles(session, player_id)
     return render_template(
-        "players/games.html", player=stats, games=page.games, seat_of=seat_of, profiles=PROFILES,
-        lang=lang(),
+        "players/games.html", player=player, played=played, games=page.games, seat_of=seat_of,
+        profiles=PROFILES, lang=lang(), field_label=field_label,
+        charts={p.profile: _charts(session, player_id, p.profile) for p in played},
+        shown_base=ratings.SHOWN_BASE, shown_scale=ratings.SHOWN_SCALE,
         next_url=url_for("players.games", player_id=player_id, after=page.next_cursor)
         if page.next_cursor else None,
         first_url=url_for("players.games", player_id=player_id) if after else None)
+
+
+@bp.get("/players/<int:player_id>/stats.csv")
+def stats_csv(player_id: int) -> Response:
+    """Every statistic of the player's page (all opponents), one value a row."""
+    session = get_session()
+    player = _player_or_404(session, player_id)
+    out = io.StringIO()
+    w = SafeCsvWriter(out)
+    for row in stats.csv_rows(player.name, stats.player_profiles(session, player_id, opponents_shown=None)):
+        w.writerow(row)
+    response = Response(out.getvalue(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="kingsheet-player-{player_id}.csv"'
+    return response
+
+
+MAX_MIN_GAMES = 10_000
+
+
+@bp.get("/players/ratings")
+def rating_board() -> Any:
+    """The ratings' leaderboard of one profile: players with at least ``min`` rated games."""
+    errors: dict[str, str] = {}
+    profile = request.args.get("profile") or next(iter(PROFILES))
+    if profile not in PROFILES:
+        errors["profile"] = _("Choose one of the games of the list.")
+        profile = next(iter(PROFILES))
+    raw_min = (request.args.get("min") or "").strip()
+    min_games = ratings.MIN_GAMES
+    if raw_min:
+        if raw_min.isdigit() and 1 <= int(raw_min) <= MAX_MIN_GAMES:
+            min_games = int(raw_min)
+        else:
+            errors["min"] = _("Write a whole number from 1 to %(most)s.", most=MAX_MIN_GAMES)
+    board = ratings.leaderboard(get_session(), profile, min_games)
+    return render_template("players/ratings.html", board=board, profile=profile, min_games=min_games,
+                           profiles=PROFILES, errors=errors, shown_base=ratings.SHOWN_BASE,
+                           shown_scale=ratings.SHOWN_SCALE), 400 if errors else 200

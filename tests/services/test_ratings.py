@@ -185,3 +185,16 @@ def test_rebuild_changes_nothing_when_they_agree_and_repairs_what_differs(app, s
     assert snapshot_ratings(session) == before
     assert rebuild_results(session).rerated == 0
     assert snapshot_ratings(session) == before
+
+
+def test_history_is_spread_over_the_players_games(session):
+    for _ in range(5):
+        import_game(session, seated("ru32", ["Ana", "Beto", "Carla", "Dani"]))
+    from app.services.ratings import history
+
+    ana = int(session.scalar(select(Player.id).where(Player.name == "Ana")))
+    assert [s["games"] for s in history(session, ana, "ru32", points=3)] == [1, 3, 5]
+    assert [s["games"] for s in history(session, ana, "ru32")] == [1, 2, 3, 4, 5]
+    steps = history(session, ana, "ru32")
+    assert steps[-1]["points"] == 5 * load(seated("ru32", ["Ana", "Beto", "Carla", "Dani"])).totals[0]
+    assert history(session, ana, "rifki") == []

@@ -1,0 +1,69 @@
+"""A player's page (issue 26): ratings, statistics per contract, head-to-head, a CSV of them,
+the ratings' leaderboard; bad input names its field, never a 500."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from sqlalchemy import select
+
+from app.models import Player
+from tests.conftest import load_record
+
+
+def seated(name, players):
+    record = load_record(f"{name}_complete.json")
+    record["players"] = players
+    return record
+
+
+def player_id(app, name):
+    from app.db import get_session
+
+    with app.app_context():
+        return get_session().scalar(select(Player.id).where(Player.name == name))
+
+
+def test_player_page_shows_ratings_statistics_and_head_to_head(app, client, make_game):
+    make_game(record=seated("subastas", ["Ana", "Beto", "Carla", "Dani"]))
+    make_game(record=seated("subastas", ["Dani", "Ana", "Eva", "Beto"]))
+    make_game("ru32", players=["Ana", "Beto", "Carla", "Dani"])           # not finished
+    html = client.get(f"/players/{player_id(app, 'Ana')}").get_data(as_text=True)
+    assert 'data-finished="2" data-unfinished="1"' in html
+    assert re.search(r'data-rating="\d+"', html) and "rests on 2 games" in html
+    assert 'id="contracts-subastas"' in html and 'data-contract="no-kh"' in html
+    assert 'id="auction-subastas"' in html
+    assert html.count('data-opponent="') == 4
+    assert html.count("<svg") >= 2 and "Rating over time" in html
+    assert 'id="contracts-ru32"' not in html            # the unfinished game counts for nothing
+    assert "1000 + 25 × (μ − 3σ)" in html
+
+
+def test_player_csv_holds_every_statistic(app, client, make_game):
+    make_game(record=seated("subastas", ["Ana", "Beto", "Carla", "=Dani"]))
+    response = client.get(f"/players/{player_id(app, 'Ana')}/stats.csv")
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    assert "attachment" in response.headers["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert rows[0] == ["section", "profile", "subject", "measure", "value"]
+    assert ["contract", "subastas", "no-tricks", "took_tricks", "3"] in rows
+    assert ["auction", "subastas", "Ana", "received", "200"] in rows
+    assert ["head_to_head", "subastas", "'=Dani", "games", "1"] in rows      # never a formula
+    assert any(r[:4] == ["rating", "subastas", "Ana", "mu"] for r in rows)
+    assert client.get("/players/999999/stats.csv").status_code == 404
+
+
+def test_ratings_leaderboard_and_its_bad_input(app, client, make_game):
+    make_game(record=seated("rifki", ["Ana", "Beto", "Carla", "Dani"]))
+    html = client.get("/players/ratings?profile=rifki&min=1").get_data(as_text=True)
+    assert html.count("data-rank=") == 4
+    empty = client.get("/players/ratings?profile=rifki").get_data(as_text=True)
+    assert "No player has 5 rated games" in empty
+    bad = client.get("/players/ratings?profile=nope&min=x")
+    assert bad.status_code == 400
+    text = bad.get_data(as_text=True)
+    assert 'id="profile-error"' in text and 'id="min-error"' in text
+    es = app.test_client()
+    es.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    assert "Escribe un número entero" in es.get("/players/ratings?min=0").get_data(as_text=True)
