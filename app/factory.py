@@ -39,6 +39,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     from app.web import (
         account,
         auth,
+        events,
         games,
         hands,
         live,
@@ -56,7 +57,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
 
     for module in (games, hands, live, players, prefs, referee, seasons, site, rules, share, table,
-                   users, account):
+                   users, account, events):
         app.register_blueprint(module.bp)
 
     from app.web import pdf

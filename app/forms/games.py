@@ -1,7 +1,7 @@
 """The new-game and import forms (shape only; the engine checks the record)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -21,7 +21,28 @@ def option_field_name(name: str) -> str:
     return f"opt_{name}"
 
 
-class _NewGameBase(FlaskForm):
+class ProfileOptions:
+    """A form with a select per table option of every profile (``opt_<name>``)."""
+
+    def options_for(self, profile_id: str) -> dict[str, str]:
+        profile = PROFILES[profile_id]
+        return {spec.name: getattr(self, option_field_name(spec.name)).data for spec in profile.options}
+
+
+F = TypeVar("F", bound=type)
+
+
+def with_option_fields(base: F, name: str) -> F:
+    """``base`` with a select field per table option of every profile, defaults chosen."""
+    attrs: dict[str, Any] = {}
+    for profile in PROFILES.values():
+        for spec in profile.options:
+            attrs[option_field_name(spec.name)] = SelectField(
+                spec.name, choices=choices((v, v) for v in spec.values), default=spec.values[0])
+    return cast(F, type(name, (base,), attrs))
+
+
+class _NewGameBase(FlaskForm, ProfileOptions):
     profile = RadioField(_l("Game"), choices=choices((p, p) for p in PROFILES), default="fiestas",
                          validators=[DataRequired()])
     player_0 = StringField(_l("Seat 1"), validators=[DataRequired(), Length(max=60)])
@@ -47,21 +68,9 @@ class _NewGameBase(FlaskForm):
     def players(self) -> list[str]:
         return [" ".join((getattr(self, f).data or "").split()) for f in SEAT_FIELDS]
 
-    def options_for(self, profile_id: str) -> dict[str, str]:
-        profile = PROFILES[profile_id]
-        return {spec.name: getattr(self, option_field_name(spec.name)).data for spec in profile.options}
 
 
-def _build_new_game_form() -> type[_NewGameBase]:
-    attrs: dict[str, Any] = {}
-    for profile in PROFILES.values():
-        for spec in profile.options:
-            attrs[option_field_name(spec.name)] = SelectField(
-                spec.name, choices=choices((v, v) for v in spec.values), default=spec.values[0])
-    return type("NewGameForm", (_NewGameBase,), attrs)
-
-
-NewGameForm = _build_new_game_form()
+NewGameForm = with_option_fields(_NewGameBase, "NewGameForm")
 
 
 class ImportForm(FlaskForm):

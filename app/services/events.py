@@ -174,6 +174,11 @@ def _pin_hashes(spec: EventSpec) -> dict[str, str]:
     return out
 
 
+def names_of(session: Session, ids: list[int]) -> dict[int, str]:
+    """Roster names by player id."""
+    return dict(session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all())
+
+
 # --- creating and drawing -------------------------------------------------------------------
 
 def new_seed() -> int:
@@ -228,8 +233,7 @@ def _draw(session: Session, event: Event, *, who: str, user_id: int | None, seed
     rnd = EventRound(number=number, seed=seed, method=method, sitting_out=list(drawn.sitting_out),
                      forced_reason=reason)
     event.drawn.append(rnd)
-    names = dict(session.execute(select(Player.id, Player.name).where(
-        Player.id.in_(drawn.seated()))).all())
+    names = names_of(session, list(drawn.seated()))
     pins = {e.player_id: e.pin_hash for e in event.entrants}
     for n, table in enumerate(drawn.tables, start=1):
         game = start_game(session, profile=event.profile, players=[names[p] for p in table.seats],
@@ -303,7 +307,7 @@ def swap_players(session: Session, event: Event, first: str, second: str, *, who
     if a not in {*before.seated(), *before.sitting_out} or b not in {*before.seated(), *before.sitting_out}:
         raise BadInput("second", Text("Both players must be in this round."))
     after = draws.swap(before, a, b)
-    names = dict(session.execute(select(Player.id, Player.name).where(Player.id.in_([a, b]))).all())
+    names = names_of(session, [a, b])
     for t, old, new in zip(rnd.tables, before.tables, after.tables, strict=True):
         if old.seats != new.seats:
             _reseat(session, t.game, new.seats, names, who)
@@ -486,8 +490,7 @@ def standings(session: Session, event: Event) -> Standings:
     """Per round and overall, after every table's last saved hand. ``points``: each player's
     game totals; ``ranking``: the event's points by place at each table, ties split. A
     sit-out scores nothing or the average of the round (the event's setting)."""
-    names = dict(session.execute(select(Player.id, Player.name).where(
-        Player.id.in_([e.player_id for e in event.entrants]))).all())
+    names = names_of(session, [e.player_id for e in event.entrants])
     n_rounds = len(event.drawn)
     rows = {e.player_id: StandingRow(e.player_id, names[e.player_id], [None] * n_rounds, [False] * n_rounds)
             for e in event.entrants}

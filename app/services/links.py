@@ -53,6 +53,11 @@ def active_share(session: Session, game_id: int) -> GameLink | None:
     return _active(session, game_id, LinkKind.SHARE)
 
 
+def active_handover(session: Session, game_id: int) -> GameLink | None:
+    """The game's unspent handover link of the day, if one was made (None: none or spent)."""
+    return _active(session, game_id, LinkKind.HANDOVER)
+
+
 def _ensure(session: Session, game_id: int, kind: LinkKind, created_by: int | None) -> GameLink:
     link = _active(session, game_id, kind)
     if link is None:

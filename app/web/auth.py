@@ -56,7 +56,7 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 PUBLIC = frozenset({"static", "auth.login", "auth.logout", "auth.setup", "prefs.set_language",
                     "site.favicon", "site.manifest", "site.service_worker", "site.offline",
                     "rules.index", "rules.profile", "api.score", "api.docs", "api-docs.",
-                    "live.qr", "share."})
+                    "live.qr", "share.", "events.screen", "events.live"})
 #: Endpoints of one game that check the user themselves (a player confirms their own seat).
 SELF_CHECKED = frozenset({"table.confirm_sheet", "api.confirm_seat"})
 #: Endpoints without a game that need one of these roles (for every method).
@@ -68,6 +68,9 @@ ROLES_NEEDED: dict[str, frozenset[Role]] = {
     "seasons.delete": frozenset({Role.DIRECTOR}),
     "users.index": frozenset({Role.DIRECTOR}),
     "users.edit": frozenset({Role.DIRECTOR}),
+    # events: directors create and run them (events.screen and events.live check a link's key)
+    **{f"events.{name}": frozenset({Role.DIRECTOR})
+       for name in ("new", "draw", "swap", "late", "share", "table_codes")},
 }
 #: Endpoints (or blueprints ending in ".") an API token may not use: only a session does.
 SESSION_ONLY = frozenset({"account."})

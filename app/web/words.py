@@ -114,6 +114,14 @@ def decimal(value: float | None) -> str:
     return str(format_decimal(value, "0.0")).replace("-", MINUS)
 
 
+def points(value: float | None) -> str:
+    """An event's points: a whole number as it is, a shared one with up to two decimals
+    (``1,75`` in Spanish), the minus sign as in :func:`signed`; "–" for None."""
+    if value is None:
+        return "–"
+    return str(format_decimal(value, "0.##")).replace("-", MINUS)
+
+
 def payment_text(payments: Sequence[int]) -> str:
     """A hand's auction payment by seat numbers: "2 → 4: 100" (seat 2 pays seat 4 100), or
     each seat's signed payment when it is not one payer and one payee; "" for none."""
@@ -373,7 +381,8 @@ def time_zone() -> str:
 def init_words(app: Flask) -> None:
     """Filters and globals of every template (pages and PDFs)."""
     app.jinja_env.filters.update(suit=suit_markup, card=card_markup, signed=signed,
-                                 decimal=decimal, payment_text=payment_text, red_suits=red_suits,
+                                 decimal=decimal, points=points, payment_text=payment_text,
+                                 red_suits=red_suits,
                                  datetime=local_datetime, date=local_date, time=local_time,
                                  iso=iso_utc, face=card_face)
     app.jinja_env.globals.update(contract_name=contract_name, profile_name=profile_name,

@@ -110,7 +110,7 @@ def url_for_rule(app: Any, endpoint: str, ids: dict[str, Any]) -> str:
 
     values = {"game_id": ids["game"], "row": 1, "n": 1, "seat": 0, "season_id": ids["season"], "job_id": "x",
               "player_id": 1, "user_id": 1, "token_id": 1, "token": ids["token"], "code": "es",
-              "profile_id": "ru32"}
+              "profile_id": "ru32", "event_id": 1}
     with app.test_request_context():
         rule = next(r for r in app.url_map.iter_rules() if r.endpoint == endpoint)
         return url_for(endpoint, **{k: v for k, v in values.items() if k in rule.arguments})

@@ -1,0 +1,80 @@
+// An event's director's view and results screen, kept up to date: the page asks
+// /events/<id>/live about once a second (If-None-Match: a 304 without a body while nothing
+// changed); when the event changed (a table saved a hand or confirmed, a round was drawn),
+// the page fetches itself again and swaps its [data-live-region]s in place.
+// The screen pages through long lists by itself: in each [data-pages] box one .page shows
+// at a time, the next every data-page-ms; its [data-page-label] says which.
+(function () {
+  "use strict";
+  var status = document.getElementById("event-live");
+  if (!status || !window.fetch || !window.DOMParser) return;
+  var d = status.dataset;
+  var tag = d.stamp ? '"' + d.stamp + '"' : null;
+  var interval = +d.pollMs || 1000;
+  var pageMs = +d.pageMs || 0;
+  var busy = false, tick = 0;
+  var lang = document.documentElement.lang || undefined;
+
+  function clock() {
+    try {
+      return new Date().toLocaleTimeString(lang, {hour: "2-digit", minute: "2-digit", second: "2-digit",
+                                                  timeZone: d.tz || undefined});
+    } catch (e) { return new Date().toISOString().slice(11, 19); }
+  }
+
+  function say(lost) {
+    status.classList.toggle("lost", lost);
+    var text = status.querySelector(".text");
+    if (text) text.textContent = (lost ? d.tLost : d.tOk).replace("#T#", clock());
+  }
+
+  function showPages() {
+    document.querySelectorAll("[data-pages]").forEach(function (box) {
+      var pages = box.querySelectorAll(".page");
+      if (!pages.length) return;
+      var at = tick % pages.length;
+      pages.forEach(function (p, i) { p.hidden = i !== at; });
+      var label = box.querySelector("[data-page-label]");
+      if (label) {
+        label.hidden = pages.length < 2;
+        label.textContent = (at + 1) + " / " + pages.length;
+      }
+    });
+  }
+
+  function swap(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    doc.querySelectorAll("[data-live-region][id]").forEach(function (fresh) {
+      var old = document.getElementById(fresh.id);
+      if (old) old.replaceWith(document.importNode(fresh, true));
+    });
+    status.dataset.seen = tag || "";   // for tests: the newest stamp this page shows
+    showPages();
+  }
+
+  function poll() {
+    if (busy) return;
+    busy = true;
+    var headers = tag ? {"If-None-Match": tag} : {};
+    fetch(d.liveUrl, {headers: headers, cache: "no-store", credentials: "same-origin"})
+      .then(function (r) {
+        if (r.status === 304) return null;
+        if (!r.ok) throw new Error("HTTP " + r.status);
+        var fresh = r.headers.get("ETag");
+        if (!fresh || fresh === tag) return null;
+        return fetch(window.location.href, {headers: {"X-Live-Refresh": "1"}, cache: "no-store",
+                                            credentials: "same-origin"})
+          .then(function (page) {
+            if (!page.ok) throw new Error("HTTP " + page.status);
+            return page.text();
+          })
+          .then(function (html) { tag = fresh; swap(html); });
+      })
+      .then(function () { say(false); }, function () { say(true); })
+      .then(function () { busy = false; });
+  }
+
+  showPages();
+  window.setInterval(poll, interval);
+  if (pageMs) window.setInterval(function () { tick += 1; showPages(); }, pageMs);
+})();

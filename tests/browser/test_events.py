@@ -1,0 +1,91 @@
+"""An event in Chromium (issue 25): the director's view at 375 px and the results screen at
+1920x1080 (and 375 px) follow a table's saves without a reload; the screen's numbers are
+at least 40 px, it never scrolls at 1920x1080 and pages through a long standings list."""
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from app.db import get_session
+from app.models import Event
+from app.services import events
+from tests.browser.audit import axe_findings, small_targets
+from tests.browser.conftest import shot
+from tests.events_play import PIN, play
+
+pytestmark = pytest.mark.browser
+
+NAMES = [f"Pantalla {i:02d}" for i in range(1, 23)]
+
+
+def new_event(app: Any) -> tuple[int, str]:
+    with app.app_context():
+        spec = events.EventSpec(name="Noche de jueves", profile="fiestas", players=NAMES, rounds=3,
+                                day=date(2026, 12, 3), pins={n: PIN for n in NAMES})
+        event = events.create_event(get_session(), spec, who="directora", user_id=None, seed=5)
+        return event.id, events.share_token(get_session(), event)
+
+
+def save_hands(app: Any, event_id: int, table: int, hands: int) -> None:
+    with app.app_context():
+        game = get_session().get(Event, event_id).drawn[0].tables[table - 1].game
+        play(get_session(), game, 7, hands=hands)
+
+
+def mark_no_reload(page: Any) -> None:
+    page.evaluate("window.__sameDocument = 'kept'")
+
+
+def same_document(page: Any) -> bool:
+    return page.evaluate("window.__sameDocument") == "kept"
+
+
+def test_the_directors_view_follows_a_tables_save_at_375px(page, live_app):
+    event_id, _key = new_event(live_app)
+    page.goto(f"/events/{event_id}")
+    page.wait_for_selector("#table-1")
+    assert page.locator(".event-table").count() == 5
+    mark_no_reload(page)
+    save_hands(live_app, event_id, 1, 2)
+    page.wait_for_selector('#table-1 [data-hands="2"]')
+    assert same_document(page)
+    assert "2" in page.inner_text("#table-1 [data-hands]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.screenshot(path=shot("event-director-375.png"), full_page=True)
+    assert small_targets(page) == []
+    assert axe_findings(page) == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (375, 800)])
+def test_the_results_screen_updates_by_itself_without_login(browser, live_server, live_app, width, height):
+    event_id, key = new_event(live_app)
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="es-ES",
+                                  base_url=live_server)
+    context.set_default_timeout(10_000)
+    screen = context.new_page()
+    try:
+        screen.goto(f"/events/{event_id}/screen?key={key}")
+        screen.wait_for_selector("#screen-table-2")
+        mark_no_reload(screen)
+        save_hands(live_app, event_id, 2, 3)
+        screen.wait_for_selector('#screen-table-2[data-hands="3"]')
+        assert same_document(screen)
+        # the table's leader is shown with their score
+        assert screen.inner_text("#screen-table-2 td.name").strip()
+        screen.screenshot(path=shot(f"event-screen-{width}.png"))
+        if width == 1920:
+            sizes = screen.evaluate("""() => [...document.querySelectorAll('.screen-rows td.num')]
+                .filter(td => td.offsetParent !== null && td.innerText.trim())
+                .map(td => parseFloat(getComputedStyle(td).fontSize))""")
+            assert sizes and min(sizes) >= 40
+            assert screen.evaluate("document.documentElement.scrollHeight") <= height
+            # 22 players: three pages of standings, one shown at a time
+            assert screen.locator("#screen-standings .page").count() == 3
+            assert screen.locator("#screen-standings .page:visible").count() == 1
+            assert screen.inner_text("#screen-standings [data-page-label]") == "1 / 3"
+        else:
+            assert screen.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()

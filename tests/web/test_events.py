@@ -1,0 +1,151 @@
+"""Events on the web (issue 25): a director creates and runs a club night; the director's
+view shows every table of the round and its live stamp; the next round waits for every
+table locked (or is forced with a reason); the results screen opens with the event's
+link and no login; standings as CSV."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import Counter
+
+from sqlalchemy import select
+
+from app.db import get_session
+from app.models import Event, Player, StoredResult
+from app.services import events
+from tests.events_play import PIN, play
+
+NAMES = [f"Socio {i:02d}" for i in range(1, 19)]
+
+
+def create(client, names=NAMES, **fields):
+    data = {"name": "Noche de club", "day": "2026-12-02", "profile": "fiestas",
+            "players": "\n".join(f"{n}, {PIN}" for n in names), "rounds": "3", "seating": "balanced",
+            "scoring": "points", "ranking_points": "4-2-1-0", "sit_out": "nothing", "season": ""}
+    return client.post("/events/new", data={**data, **fields})
+
+
+def event_of(app, event_id) -> Event:
+    return get_session().get(Event, event_id)
+
+
+def confirm_table(client, game) -> None:
+    for seat in range(4):
+        r = client.post(f"/games/{game.id}/confirm", data={"seat": seat, "pin": PIN, "version": game.version})
+        assert r.status_code == 303, r.get_data(as_text=True)[:500]
+
+
+def test_a_balanced_evening_of_18_players_through_the_pages(app, client):
+    r = create(client)
+    assert r.status_code == 303
+    event_id = int(r.headers["Location"].rsplit("/", 1)[1])
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert page.count('class="card event-table') == 4 and 'id="sitting-out"' in page
+    with app.app_context():
+        for number in range(1, 4):
+            event = event_of(app, event_id)
+            rnd = event.drawn[-1]
+            blocked = client.post(f"/events/{event_id}/rounds", data={})
+            if number < 3:
+                assert blocked.status_code == 409
+                assert "not locked yet" in blocked.get_data(as_text=True)
+            for t in rnd.tables:
+                game = play(get_session(), t.game, 100 * number + t.number)
+                confirm_table(client, game)
+            view = client.get(f"/events/{event_id}").get_data(as_text=True)
+            assert 'id="all-locked"' in view and view.count('data-flag="locked"') == 4
+            if number < 3:
+                assert client.post(f"/events/{event_id}/rounds", data={}).status_code == 303
+        event = event_of(app, event_id)
+        sat = Counter(p for rnd in event.drawn for p in rnd.sitting_out)
+        assert len(sat) == 6 and set(sat.values()) == {1}
+        totals: Counter[str] = Counter()
+        for rnd in event.drawn:
+            for t in rnd.tables:
+                row = get_session().get(StoredResult, t.game_id)
+                for name, total in zip(row.players, row.totals, strict=True):
+                    totals[name] += total
+    last = client.post(f"/events/{event_id}/rounds", data={})
+    assert last.status_code == 422 and "All 3 rounds" in last.get_data(as_text=True)
+    # the CSV: one line a player, the total each the sum of their games' totals
+    body = client.get(f"/events/{event_id}/standings.csv").get_data(as_text=True)
+    lines = list(csv.reader(io.StringIO(body.lstrip("\ufeff"))))
+    assert lines[0][:2] == ["Place", "Player"] and len(lines) == 19
+    assert {row[1]: int(row[5]) for row in lines[1:]} == {n: totals.get(n, 0) for n in NAMES}
+    assert [int(row[0]) for row in lines[1:]] == sorted(int(row[0]) for row in lines[1:])
+
+
+def test_bad_input_is_shown_next_to_its_field_in_the_pages_language(client):
+    r = create(client, names=NAMES[:3])
+    assert r.status_code == 400
+    assert "Players: An event needs at least four players." in r.get_data(as_text=True)
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    r = create(client, ranking_points="1-2-3-4", scoring="ranking")
+    assert r.status_code == 400
+    assert "Un puesto nunca gana más que el anterior." in r.get_data(as_text=True)
+
+
+def test_a_forced_round_needs_a_reason_which_the_log_shows(app, client):
+    event_id = int(create(client, names=NAMES[:8]).headers["Location"].rsplit("/", 1)[1])
+    r = client.post(f"/events/{event_id}/rounds", data={"force": "y", "reason": "  "})
+    assert r.status_code == 422 and "Reason: Give a reason" in r.get_data(as_text=True)
+    r = client.post(f"/events/{event_id}/rounds", data={"force": "y", "reason": "Se acaba el local"})
+    assert r.status_code == 303
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert "forced: Se acaba el local" in page and "Round 2 of 3" in page
+
+
+def test_swap_and_late_arrival_from_the_directors_view(app, client):
+    event_id = int(create(client, names=NAMES[:9]).headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        rnd = event_of(app, event_id).drawn[0]
+        sitter = get_session().get(Player, rnd.sitting_out[0]).name
+        seated = rnd.tables[0].game.record["players"][0]
+    r = client.post(f"/events/{event_id}/swap", data={"first": sitter, "second": seated})
+    assert r.status_code == 303
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert f"Sitting out: {seated}" in page and f"swapped {sitter} and {seated}" in page
+    r = client.post(f"/events/{event_id}/swap", data={"first": sitter, "second": sitter})
+    assert r.status_code == 422 and "Choose two different players." in r.get_data(as_text=True)
+    r = client.post(f"/events/{event_id}/late", data={"name": "Rezagada", "pin": "12"})
+    assert r.status_code == 400 and "PIN: A PIN is 4 digits." in r.get_data(as_text=True)
+    r = client.post(f"/events/{event_id}/late", data={"name": "Rezagada", "pin": "1357"})
+    assert r.status_code == 303
+    assert "registered Rezagada from round 2" in client.get(f"/events/{event_id}").get_data(as_text=True)
+
+
+def test_the_screen_opens_with_its_link_and_the_live_stamp_follows_a_save(app, client):
+    event_id = int(create(client, names=NAMES[:8]).headers["Location"].rsplit("/", 1)[1])
+    anonymous = app.test_client(user=None)
+    assert anonymous.get(f"/events/{event_id}/screen").status_code == 404
+    assert anonymous.get(f"/events/{event_id}/screen?key=wrong").status_code == 404
+    assert client.post(f"/events/{event_id}/share").status_code == 303
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    key = re.search(r'screen\?key=([\w-]+)', page).group(1)
+    screen = anonymous.get(f"/events/{event_id}/screen?key={key}")
+    assert screen.status_code == 200 and 'id="screen-standings"' in screen.get_data(as_text=True)
+    live = anonymous.get(f"/events/{event_id}/live?key={key}")
+    tag = live.headers["ETag"]
+    again = anonymous.get(f"/events/{event_id}/live?key={key}", headers={"If-None-Match": tag})
+    assert again.status_code == 304
+    with app.app_context():
+        play(get_session(), event_of(app, event_id).drawn[0].tables[0].game, 4, hands=2)
+    after = anonymous.get(f"/events/{event_id}/live?key={key}", headers={"If-None-Match": tag})
+    assert after.status_code == 200 and after.headers["ETag"] != tag
+    shown = anonymous.get(f"/events/{event_id}/screen?key={key}").get_data(as_text=True)
+    assert 'data-hands="2"' in shown
+    # the link shows the screen and nothing else of the event
+    assert anonymous.get(f"/events/{event_id}?key={key}").status_code == 303
+
+
+def test_a_scorer_reads_the_event_but_may_not_run_it(app, client):
+    event_id = int(create(client, names=NAMES[:8]).headers["Location"].rsplit("/", 1)[1])
+    scorer = app.test_client(user="ana_s", role="scorer")
+    page = scorer.get(f"/events/{event_id}")
+    assert page.status_code == 200 and 'id="draw-form"' not in page.get_data(as_text=True)
+    assert scorer.get("/events/new").status_code == 403
+    with app.app_context():
+        assert len(event_of(app, event_id).drawn) == 1
+        assert get_session().scalar(select(Event.id)) == event_id
+    assert events.SEATINGS == ("random", "balanced", "swiss")
