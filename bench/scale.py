@@ -1,4 +1,4 @@
-"""Scale benchmark: the lists and statistics at 100 and at 100,000 games.
+"""Scale benchmark: the lists, statistics and ratings at 100 and at 100,000 games.
 
 For each database (SQLite, and PostgreSQL when reachable on 127.0.0.1:5432) it builds two
 databases of generated games, 100 and 100,000 (``--games``), played over five years by a
@@ -8,8 +8,17 @@ test client, one worker) these pages:
     /                      the game list (first page)
     /?player=ID            the list filtered by one player
     /players               the roster with everyone's statistics
-    /players/ID            one player's page (per-profile split, their games)
+    /players/ID            one player's page (ratings, statistics per profile, charts, their games)
+    /players/ID/stats.csv  the CSV of that player's statistics
+    /players/ratings       the ratings' leaderboard of a profile
     /seasons/ID            a season's standings (every profile, 50 rows each)
+
+and, at each size, the ratings (issue 26): the update a save makes when the latest game
+finishes (its stored seat rows go from unfinished to finished: that game rated, in the
+save's transaction, rolled back), a correction of a game half way back (every later game
+of its profile rated again), and at the large size ``games rebuild`` (every record
+replayed, stored results and ratings compared: it must change nothing) and the ratings
+computed from nothing.
 
 Each figure is the median of ``--repeat`` requests after a warm-up. Building 100,000 games
 by replaying each record would take minutes, so the generator replays a pool of distinct
@@ -23,7 +32,7 @@ The last line is ``ratio: R``, the worst (large-size time / small-size time) ove
 pages and databases. Targets (issue 12): R <= 2; moonshot R <= 1.2 with every page under
 50 ms at 100,000 games.
 
-    python bench/scale.py [--games 100000] [--small 100] [--repeat 15] [--no-postgres]
+    python bench/scale.py [--games 100000] [--small 100] [--repeat 15] [--no-postgres] [--no-rebuild]
 """
 from __future__ import annotations
 
@@ -121,6 +130,7 @@ def generate(app: Any, n: int, pool: tuple[list[Any], list[Any]], seed: int = 1)
     from app.db import get_session
     from app.models import AuditAction, AuditEntry, Game, GameStatus, Player, Seat
     from app.rules import get_profile
+    from app.services.collation import folded_name
     from app.services.results import ResultValues, bulk_insert_results, recompute_player_totals
     from app.services.seasons import save_season
 
@@ -131,7 +141,8 @@ def generate(app: Any, n: int, pool: tuple[list[Any], list[Any]], seed: int = 1)
         session = get_session()
         names = [f"Jugador {k:03d}" for k in range(1, PLAYERS + 1)]
         session.execute(insert(Player.__table__),
-                        [{"id": k + 1, "name": name} for k, name in enumerate(names)])
+                        [{"id": k + 1, "name": name, "folded_name": folded_name(name)}
+                         for k, name in enumerate(names)])
         now = datetime.now(UTC).replace(microsecond=0)
         span = DAYS * 86400
         for lo in range(0, n, CHUNK):
@@ -157,7 +168,7 @@ def generate(app: Any, n: int, pool: tuple[list[Any], list[Any]], seed: int = 1)
                 seats.extend({"game_id": gid, "seat": s, "player_id": p} for s, p in enumerate(pids))
                 audits.append({"game_id": gid, "at": when, "who": "bench", "action": AuditAction.IMPORT,
                                "hand_index": None, "before": None, "after": None})
-                results.append((gid, when, pids, ResultValues(gvalues, values.seats)))
+                results.append((gid, when, pids, ResultValues(gvalues, values.seats, values.counters)))
             session.execute(insert(Game.__table__), games)
             session.execute(insert(Seat.__table__), seats)
             session.execute(insert(AuditEntry.__table__), audits)
@@ -219,7 +230,75 @@ def verify(app: Any, sample: int, rng: random.Random) -> int:
 
 def pages(info: dict[str, Any]) -> dict[str, str]:
     return {"/": "/", "/?player=": f"/?player={info['player']}", "/players": "/players",
-            "/players/ID": f"/players/{info['player']}", "/seasons/ID": f"/seasons/{info['season']}"}
+            "/players/ID": f"/players/{info['player']}",
+            "/players/ID/csv": f"/players/{info['player']}/stats.csv",
+            "/players/ratings": "/players/ratings?profile=rifki&min=1",
+            "/seasons/ID": f"/seasons/{info['season']}"}
+
+
+# --- ratings -----------------------------------------------------------------------------------------
+
+def _seat_rows(session: Any, game_id: int) -> list[dict[str, Any]]:
+    from sqlalchemy import select
+
+    from app.models import SeatResult
+    from app.models.result import SEAT_COLUMNS
+
+    return [dict(r._mapping) for r in session.execute(
+        select(SeatResult.seat, *[SeatResult.__table__.c[c] for c in SEAT_COLUMNS])
+        .where(SeatResult.game_id == game_id).order_by(SeatResult.seat))]
+
+
+def time_rating_update(app: Any, repeat: int, back: float) -> tuple[float, int]:
+    """The median time of the ratings' part of a save that finishes a game ``back`` of the
+    way from the newest finished game to the oldest (0: the newest), each rolled back; and
+    how many games it rated."""
+    from sqlalchemy import select
+
+    from app.db import get_session
+    from app.models import RatingStep
+    from app.services import ratings
+
+    with app.app_context():
+        session = get_session()
+        ids = list(session.scalars(select(RatingStep.game_id).where(RatingStep.profile == "rifki")
+                                   .distinct().order_by(RatingStep.game_id)))
+        game_id = ids[int((len(ids) - 1) * (1 - back))]
+        new = _seat_rows(session, game_id)
+        old = [dict(r, complete=False) for r in new]          # as it stood before the last hand
+        times, rated = [], 0
+        for _ in range(repeat):
+            t = time.perf_counter()
+            ratings.after_change(session, game_id, old, new)
+            times.append(time.perf_counter() - t)
+            rated = sum(1 for i in ids if i >= game_id)
+            session.rollback()
+        return statistics.median(times), rated
+
+
+def time_rebuild(app: Any) -> tuple[float, Any, float]:
+    """``games rebuild`` (seconds, its summary) and the ratings from nothing (seconds)."""
+    from sqlalchemy import delete
+
+    from app.db import get_session
+    from app.models import Rating, RatingStep
+    from app.rules import PROFILES
+    from app.services import ratings
+    from app.services.results import rebuild_results
+
+    with app.app_context():
+        session = get_session()
+        t = time.perf_counter()
+        summary = rebuild_results(session)
+        rebuild = time.perf_counter() - t
+        t = time.perf_counter()
+        session.execute(delete(RatingStep))
+        session.execute(delete(Rating))
+        for profile in PROFILES:
+            ratings.recompute_from(session, profile, None)
+        session.commit()
+        scratch = time.perf_counter() - t
+        return rebuild, summary, scratch
 
 
 def member_client(app: Any) -> Any:
@@ -318,6 +397,16 @@ def run_db(label: str, urls: dict[int, tuple[str, Any]], pool: Any, args: argpar
             results[n] = time_pages(app, pages(info), args.repeat)
             print(f"{label} {n:>7} games: "
                   + "  ".join(f"{k} {v * 1000:.1f} ms" for k, v in results[n].items()))
+            latest, _one = time_rating_update(app, args.repeat, 0.0)
+            middle, rated = time_rating_update(app, 3, 0.5)
+            print(f"{label} {n:>7} games: rating update when the latest game finishes "
+                  f"{latest * 1000:.2f} ms; a correction half way back rates {rated} rifki games "
+                  f"again in {middle * 1000:.0f} ms")
+            if n == max(urls) and not args.no_rebuild:
+                rebuild, summary, scratch = time_rebuild(app)
+                print(f"{label} {n:>7} games: games rebuild {rebuild:.1f} s ({summary.games} games, "
+                      f"{summary.changed} changed, {summary.rerated} rated again); "
+                      f"ratings from nothing {scratch:.1f} s")
             if n == max(urls):
                 before, after = memory(app, pages(info), args.memory_requests)
                 print(f"{label} {n:>7} games: worker memory {before:.0f} MB -> {after:.0f} MB after "
@@ -335,6 +424,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--memory-requests", type=int, default=500)
     parser.add_argument("--no-postgres", action="store_true")
+    parser.add_argument("--no-rebuild", action="store_true", help="skip timing games rebuild")
     args = parser.parse_args()
     started = time.perf_counter()
     pool = build_pool(random.Random(12))

@@ -153,9 +153,54 @@ class PlayerList(Schema):
     players = fields.List(fields.Nested(PlayerOut), required=True)
 
 
+class PlayerListArgs(_Strict):
+    name = fields.String(validate=validate.Length(min=1, max=60), metadata={
+        "description": "only the players whose name contains this (ignoring case and accents)"})
+
+
+class RatingOut(Schema):
+    profile = fields.String(required=True)
+    mu = fields.Float(required=True, metadata={"description": "openskill's μ (Plackett-Luce, "
+                                                            "default parameters)"})
+    sigma = fields.Float(required=True, metadata={"description": "openskill's σ"})
+    ordinal = fields.Float(required=True, metadata={"description": "μ − 3σ, the conservative number"})
+    games = fields.Integer(required=True, metadata={"description": "finished games it rests on"})
+    shown = fields.Integer(required=True, metadata={"description": "as the pages show it: "
+                                                                   "round(1000 + 25 × ordinal)"})
+
+
 class PlayerDetail(Schema):
+    id = fields.Integer(required=True)
+    name = fields.String(required=True)
     player = fields.Nested(PlayerOut, required=True)
     profiles = fields.List(Json(), required=True, metadata={"description": "totals per profile"})
+    ratings = fields.List(fields.Nested(RatingOut), required=True,
+                          metadata={"description": "one per profile with a finished game"})
+    stats = fields.Dict(keys=fields.String(), values=Json(), required=True, metadata={
+        "description": "per profile, over finished games: games, wins, points, average, "
+                       "kings_made, wins_in_a_row, most_wins_in_a_row, best_game, worst_game, "
+                       "contracts (hands, points, average, took per element), auction (bought, "
+                       "bid_points, paid, sold, received, 433), head_to_head (per opponent: "
+                       "games, ahead, behind, points = own totals minus theirs)"})
+
+
+class RatingListArgs(_Strict):
+    profile = fields.String(required=True, validate=PROFILE_IDS)
+    min = fields.Integer(validate=validate.Range(min=1, max=10_000), metadata={
+        "description": "the fewest finished games a player needs to be listed (default 5)"})
+
+
+class RatingRowOut(RatingOut):
+    rank = fields.Integer(required=True)
+    id = fields.Integer(required=True)
+    name = fields.String(required=True)
+
+
+class RatingList(Schema):
+    profile = fields.String(required=True)
+    min = fields.Integer(required=True)
+    ratings = fields.List(fields.Nested(RatingRowOut), required=True,
+                          metadata={"description": "best conservative rating first (100 at most)"})
 
 
 class StandingsOut(Schema):

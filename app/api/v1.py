@@ -320,23 +320,35 @@ def confirm_seat(body: dict[str, Any], game_id: int) -> Any:
 
 
 @bp.route("/players", methods=["GET"])
+@bp.arguments(s.PlayerListArgs, location="query", as_kwargs=True)
 @bp.response(200, s.PlayerList)
-@bp.doc(summary="The roster with each player's all-time sums", security=SECURITY)
-@_errors(401)
-def players() -> Any:
-    return {"players": [api_views.player_row(r) for r in standings.roster(get_session())]}
+@bp.doc(summary="The roster with each player's all-time sums (name: those whose name contains it)",
+        security=SECURITY)
+@_errors(401, 422)
+def players(name: str = "") -> Any:
+    return {"players": [api_views.player_row(r) for r in standings.roster(get_session(), name)]}
 
 
 @bp.route("/players/<int:player_id>", methods=["GET"])
 @bp.response(200, s.PlayerDetail)
-@bp.doc(summary="One player's totals, overall and per profile", security=SECURITY)
+@bp.doc(summary="One player's totals, ratings (openskill's μ and σ) and statistics per profile",
+        security=SECURITY)
 @_errors(401, 404)
 def player(player_id: int) -> Any:
-    stats = standings.player_stats(get_session(), player_id)
-    if stats is None:
+    body = api_views.player_body(get_session(), player_id)
+    if body is None:
         return _error(404, "not-found", _("There is no such player."))
-    return {"player": api_views.player_row(stats.overall),
-            "profiles": [{"profile": p, **api_views.player_row(r)} for p, r in stats.by_profile]}
+    return body
+
+
+@bp.route("/ratings", methods=["GET"])
+@bp.arguments(s.RatingListArgs, location="query", as_kwargs=True)
+@bp.response(200, s.RatingList)
+@bp.doc(summary="The ratings' leaderboard of a profile (players with at least `min` finished games)",
+        security=SECURITY)
+@_errors(401, 422)
+def rating_list(profile: str, min: int | None = None) -> Any:  # noqa: A002 - the query's name
+    return api_views.ratings_body(get_session(), profile, min)
 
 
 @bp.route("/seasons/<int:season_id>/standings", methods=["GET"])

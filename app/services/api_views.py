@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from app.models import Confirmation, Game, Season, User
 from app.rules import RecordError, entry_problems
 from app.rules.choices import NextChoices, contract_choices
-from app.services import confirm, queries, standings
+from app.services import confirm, queries, ratings, standings, stats
 from app.services.errors import ForbiddenError, Text
 from app.services.queries import GameFilter
 
@@ -128,6 +128,45 @@ def confirm_seat(session: Session, game: Game, seat: int, pin: str | None,
 def player_row(row: standings.StandingRow) -> dict[str, Any]:
     return {"id": row.player_id, "name": row.name, "games": row.games, "wins": row.wins,
             "points": row.points}
+
+
+def rating_row(r: ratings.RatingRow) -> dict[str, Any]:
+    return {"profile": r.profile, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal, "games": r.games,
+            "shown": r.shown}
+
+
+def _mark(mark: stats.GameMark | None) -> dict[str, Any] | None:
+    return None if mark is None else {"game": mark.game_id, "total": mark.total}
+
+
+def _profile_stats(p: stats.ProfileStats) -> dict[str, Any]:
+    return {"games": p.games, "wins": p.wins, "points": p.points, "average": p.average,
+            "kings_made": p.kings, "wins_in_a_row": p.streak, "most_wins_in_a_row": p.best_streak,
+            "best_game": _mark(p.best), "worst_game": _mark(p.worst),
+            "contracts": [{"contract": c.contract, "hands": c.hands, "points": c.points, "average": c.average,
+                           "took": dict(c.took)} for c in p.contracts],
+            "auction": p.auction or None,
+            "head_to_head": [{"id": o.player_id, "name": o.name, "games": o.games, "ahead": o.ahead,
+                              "behind": o.behind, "points": o.points} for o in p.opponents]}
+
+
+def player_body(session: Session, player_id: int) -> dict[str, Any] | None:
+    """A player's totals, ratings and statistics (every opponent), or None."""
+    found = standings.player_stats(session, player_id)
+    if found is None:
+        return None
+    played = stats.player_profiles(session, player_id, opponents_shown=None)
+    return {"id": found.player_id, "name": found.name, "player": player_row(found.overall),
+            "profiles": [{"profile": p, **player_row(r)} for p, r in found.by_profile],
+            "ratings": [rating_row(p.rating) for p in played if p.rating is not None],
+            "stats": {p.profile: _profile_stats(p) for p in played}}
+
+
+def ratings_body(session: Session, profile: str, min_games: int | None) -> dict[str, Any]:
+    least = min_games or ratings.MIN_GAMES
+    return {"profile": profile, "min": least,
+            "ratings": [{"rank": r.rank, "id": r.player_id, "name": r.name, **rating_row(r)}
+                        for r in ratings.leaderboard(session, profile, least)]}
 
 
 def standings_body(session: Session, season: Season) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 from sqlalchemy import and_, delete, func, insert, select, text, tuple_
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from app.models import Player, Rating, RatingStep, SeatResult
@@ -139,10 +140,6 @@ def finished_games(session: Session, profile: str, at: Position | None = None
         start, strict = (games[-1][1], games[-1][0]), True
 
 
-def _state_of(step: Any) -> State:
-    return State(step.mu, step.sigma, step.games, step.points, step.wins, step.streak, step.best_streak)
-
-
 def _last_states(session: Session, profile: str, player_ids: Iterable[int]) -> dict[int, State]:
     """Each player's state after their last stored step of the profile (absent: none)."""
     rs = RatingStep
@@ -152,10 +149,11 @@ def _last_states(session: Session, profile: str, player_ids: Iterable[int]) -> d
         last = (select(rs.player_id, func.max(rs.games).label("games"))
                 .where(rs.profile == profile, rs.player_id.in_(ids[k:k + 500]))
                 .group_by(rs.player_id).subquery())
-        for step in session.scalars(select(rs).join(last, and_(rs.player_id == last.c.player_id,
-                                                               rs.games == last.c.games))
-                                    .where(rs.profile == profile)):
-            out[step.player_id] = _state_of(step)
+        for pid, mu, sigma, games, points, wins, streak, best in session.execute(
+                select(rs.player_id, rs.mu, rs.sigma, rs.games, rs.points, rs.wins, rs.streak, rs.best_streak)
+                .join(last, and_(rs.player_id == last.c.player_id, rs.games == last.c.games))
+                .where(rs.profile == profile)):
+            out[pid] = State(mu, sigma, games, points, wins, streak, best)
     return out
 
 
@@ -170,16 +168,24 @@ def _lock(session: Session, profile: str) -> None:
 
 
 def _write_ratings(session: Session, profile: str, player_ids: set[int], states: dict[int, State]) -> None:
-    """The rating rows of these players: their latest state, or none without a rated game."""
+    """The rating rows of these players: their latest state (one upsert), or none without
+    a rated game."""
     ids = sorted(player_ids)
-    for k in range(0, len(ids), 500):
-        part = ids[k:k + 500]
-        session.execute(delete(Rating).where(Rating.profile == profile, Rating.player_id.in_(part)))
-        rows = [{"player_id": pid, "profile": profile, "mu": s.mu, "sigma": s.sigma,
-                 "ordinal": ordinal(s.mu, s.sigma), "games": s.games}
-                for pid in part if (s := states.get(pid)) is not None and s.games]
-        if rows:
-            session.execute(insert(Rating), rows)
+    gone = [pid for pid in ids if (s := states.get(pid)) is None or not s.games]
+    for k in range(0, len(gone), 500):
+        session.execute(delete(Rating).where(Rating.profile == profile,
+                                             Rating.player_id.in_(gone[k:k + 500])))
+    rows = [{"player_id": pid, "profile": profile, "mu": s.mu, "sigma": s.sigma,
+             "ordinal": ordinal(s.mu, s.sigma), "games": s.games}
+            for pid in ids if (s := states.get(pid)) is not None and s.games]
+    if not rows:
+        return
+    mod: Any = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    stmt = mod.insert(Rating)
+    stmt = stmt.on_conflict_do_update(index_elements=["player_id", "profile"],
+                                      set_={c: stmt.excluded[c] for c in ("mu", "sigma", "ordinal", "games")})
+    for k in range(0, len(rows), 2000):
+        session.execute(stmt, rows[k:k + 2000])
 
 
 def recompute_from(session: Session, profile: str, at: Position | None) -> int:
@@ -188,8 +194,7 @@ def recompute_from(session: Session, profile: str, at: Position | None) -> int:
     _lock(session, profile)
     rs = RatingStep
     later = and_(rs.profile == profile, _after(rs.played_at, rs.game_id, at))
-    touched = set(session.scalars(select(rs.player_id).where(later).distinct()))
-    session.execute(delete(rs).where(later))
+    touched = {int(pid) for pid in session.scalars(delete(rs).where(later).returning(rs.player_id))}
     states: dict[int, State] = {}
     batch: list[dict[str, Any]] = []
     rated = 0
@@ -373,7 +378,7 @@ def leaderboard(session: Session, profile: str, min_games: int = MIN_GAMES, limi
     return out
 
 
-def history(session: Session, player_id: int, profile: str, points: int = 120) -> list[dict[str, Any]]:
+def history(session: Session, player_id: int, profile: str, points: int = 60) -> list[dict[str, Any]]:
     """At most ``points`` steps of a player's rating in one profile, spread evenly over
     their games (the first and the latest always), for the chart: read by the step
     numbers, so it costs the same after 10 games or 10,000."""
@@ -384,8 +389,11 @@ def history(session: Session, player_id: int, profile: str, points: int = 120) -
         return []
     shown_steps = min(points, n)
     wanted = sorted({1 + round(k * (n - 1) / max(shown_steps - 1, 1)) for k in range(shown_steps)})
-    steps = session.scalars(select(rs).where(rs.player_id == player_id, rs.profile == profile,
-                                             rs.games.in_(wanted)).order_by(rs.games))
-    return [{"games": s.games, "game_id": s.game_id, "played_at": s.played_at, "mu": s.mu, "sigma": s.sigma,
-             "ordinal": ordinal(s.mu, s.sigma), "shown": shown(ordinal(s.mu, s.sigma)), "points": s.points,
-             "total": s.total, "wins": s.wins} for s in steps]
+    rows = session.execute(select(rs.games, rs.game_id, rs.played_at, rs.mu, rs.sigma, rs.points, rs.total,
+                                  rs.wins)
+                           .where(rs.player_id == player_id, rs.profile == profile, rs.games.in_(wanted))
+                           .order_by(rs.games))
+    return [{"games": games, "game_id": game_id, "played_at": at, "mu": mu, "sigma": sigma,
+             "ordinal": ordinal(mu, sigma), "shown": shown(ordinal(mu, sigma)), "points": pts,
+             "total": total, "wins": wins}
+            for games, game_id, at, mu, sigma, pts, total, wins in rows]

@@ -72,13 +72,15 @@ def _sums_of(session: Session, player_ids: list[int] | None) -> dict[int, Any]:
     return {int(r.player_id): r._mapping for r in session.execute(stmt)}
 
 
-def roster(session: Session) -> list[StandingRow]:
-    """Every player (by name) with their all-time sums over every profile (the API's list;
-    the page reads :func:`roster_page`)."""
-    sums = _sums_of(session, None)
-    return by_name([_row(pid, name, sums.get(pid, {}))
-                    for pid, name in session.execute(select(Player.id, Player.name))],
-                   lambda row: row.name)
+def roster(session: Session, search: str = "") -> list[StandingRow]:
+    """Every player (by name) with their all-time sums over every profile, or those whose
+    name contains ``search`` (the API's list; the page reads :func:`roster_page`)."""
+    stmt = select(Player.id, Player.name)
+    if search.strip():
+        stmt = stmt.where(_matching(search))
+    found = list(session.execute(stmt))
+    sums = _sums_of(session, [pid for pid, _n in found] if search.strip() else None)
+    return by_name([_row(pid, name, sums.get(pid, {})) for pid, name in found], lambda row: row.name)
 
 
 # --- the roster page: keyset pagination by name -------------------------------------------------
