@@ -163,7 +163,7 @@ class RatingOut(Schema):
     mu = fields.Float(required=True, metadata={"description": "openskill's μ (Plackett-Luce, "
                                                             "default parameters)"})
     sigma = fields.Float(required=True, metadata={"description": "openskill's σ"})
-    ordinal = fields.Float(required=True, metadata={"description": "μ − 3σ, the conservative number"})
+    ordinal = fields.Float(required=True, metadata={"description": "μ - 3σ, the conservative number"})
     games = fields.Integer(required=True, metadata={"description": "finished games it rests on"})
     shown = fields.Integer(required=True, metadata={"description": "as the pages show it: "
                                                                    "round(1000 + 25 × ordinal)"})
