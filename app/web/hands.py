@@ -75,6 +75,7 @@ def offline_pages(game_id: int) -> Any:
     if ctx.next is not None:
         urls.append(url_for("hands.new", game_id=game.id))
         urls.append(url_for("hands.new", game_id=game.id, row=index + 1))
+        urls.append(url_for("hands.new", game_id=game.id, mode="tricks"))   # "trick by trick"
         for ready in setup_service.ready_setups(ctx):
             spec = entry.entry_spec(ctx.profile, ready.contract)
             modes = ["counts"] + (["captures"] if spec.has_cards else [])

@@ -57,6 +57,14 @@
     if (main) main.insertBefore(note, main.firstChild);
   }
 
+  function dropCopyNote() {
+    // the network is back: the page is brought up to date by live.js
+    var n = document.getElementById("offline-copy");
+    if (n && navigator.onLine !== false) n.remove();
+  }
+  window.addEventListener("online", dropCopyNote);
+  document.addEventListener("live:swapped", dropCopyNote);
+
   if (!box || !window.indexedDB) return;
 
   // --- which game this page is about ------------------------------------------------------
@@ -175,6 +183,7 @@
       flushing = null;
       document.body.dataset.outboxSent = String((+document.body.dataset.outboxSent || 0) + report.saved.length);
       if (report.stopped === "login" && asked) window.alert(t.tLogin);
+      if (report.stopped !== "offline") dropCopyNote();
       if (report.saved.some(function (a) { return a.game === game; })) {
         document.dispatchEvent(new CustomEvent("outbox:sent"));
       }
@@ -189,7 +198,10 @@
     var form = document.createElement("form");
     form.method = "post";
     form.action = sent.url;
-    new URLSearchParams(sent.body).forEach(function (v, k) {
+    var fields = new URLSearchParams(sent.body);
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    if (meta) fields.set("csrf_token", meta.content);     // this session's token
+    fields.forEach(function (v, k) {
       var input = document.createElement("input");
       input.type = "hidden";
       input.name = k;

@@ -47,7 +47,8 @@
     if (!r || !r.dataset.game || !window.localStorage) return;
     var plays = +r.dataset.plays;
     try {
-      if (plays > 0) localStorage.setItem(draftKey(r), JSON.stringify({url: here(), plays: plays, at: Date.now()}));
+      var url = offline.length ? withOfflinePlays(here()) : here();
+      if (plays > 0) localStorage.setItem(draftKey(r), JSON.stringify({url: url, plays: plays, at: Date.now()}));
     } catch (e) { /* private mode or full: the address still holds the state */ }
   }
 
@@ -121,10 +122,10 @@
   }, true);
 
   document.addEventListener("submit", function (e) {
-    if (e.target.id === "save-form" && root()) dropDraft(root());
+    if ((e.target.id === "save-form" || e.target.id === "offline-save-form") && root()) dropDraft(root());
   }, true);
 
-  function go(url) {
+  function go(url, card) {
     if (busy) return;
     busy = true;
     root().setAttribute("aria-busy", "true");
@@ -139,18 +140,123 @@
           if (a) go(a.href); else queue = [];
         }
       })
-      .catch(function () { busy = false; window.location.href = url; });
+      .catch(function () {
+        busy = false;
+        if (card && offlineTap(card)) return;
+        window.location.href = url;
+      });
+  }
+
+  // --- no network: the cards tapped are kept on the page, the hand saved to the outbox ----
+  // The server's rules are not here: the cards are kept in the order tapped and the engine
+  // checks them (who played each, who won each trick, when the hand ended) when the hand
+  // reaches it; a hand it refuses comes back to this page with its problem.
+  var offline = [];
+
+  function offlinePanel() {
+    var r = root();
+    var panel = document.getElementById("offline-plays");
+    if (!panel) {
+      panel = document.createElement("section");
+      panel.id = "offline-plays";
+      panel.className = "card offline-plays";
+      var grid = document.getElementById("card-grid");
+      grid.parentNode.insertBefore(panel, grid);
+    }
+    panel.replaceChildren();
+    var note = document.createElement("p");
+    note.className = "flash offline-copy";
+    note.textContent = r.dataset.tOffline;
+    panel.appendChild(note);
+    var before = +r.dataset.serverPlays;
+    var list = document.createElement("ol");
+    list.className = "offline-tricks";
+    for (var k = 0; k < offline.length; k++) {
+      var n = Math.floor((before + k) / 4);
+      var li = list.children[list.children.length - 1];
+      if (!li || +li.dataset.trick !== n) {
+        li = document.createElement("li");
+        li.dataset.trick = String(n);
+        li.textContent = r.dataset.tTrick.replace("#N#", n + 1) + ": ";
+        list.appendChild(li);
+      }
+      var c = document.querySelector('#card-grid [data-card="' + offline[k] + '"]');
+      var span = document.createElement("span");
+      span.className = "ocard " + (c && c.classList.contains("red") ? "red" : "");
+      span.textContent = (c ? c.textContent.trim() : offline[k]) + " ";
+      li.appendChild(span);
+    }
+    panel.appendChild(list);
+    var row = document.createElement("div");
+    row.className = "row";
+    var undo = document.createElement("button");
+    undo.type = "button";
+    undo.className = "button small";
+    undo.id = "offline-undo";
+    undo.textContent = "↶ " + r.dataset.tUndo;
+    undo.disabled = offline.length === 0;
+    undo.addEventListener("click", function () {
+      var code = offline.pop();
+      var cell = document.querySelector('#card-grid [data-card="' + code + '"]');
+      if (cell) { cell.classList.remove("played-offline"); cell.removeAttribute("aria-disabled"); }
+      paintOffline();
+    });
+    row.appendChild(undo);
+    var save = document.createElement("button");
+    save.type = "button";
+    save.className = "button primary";
+    save.id = "offline-save";
+    save.textContent = r.dataset.tSave;
+    save.disabled = offline.length === 0 || (before + offline.length) % 4 !== 0;
+    save.addEventListener("click", saveOffline);
+    row.appendChild(save);
+    panel.appendChild(row);
+  }
+
+  function paintOffline() {
+    var r = root();
+    r.dataset.plays = String(+r.dataset.serverPlays + offline.length);
+    offlinePanel();
+    keepDraft();
+  }
+
+  function offlineTap(card) {
+    var r = root();
+    var form = document.getElementById("offline-save-form");
+    var cell = document.querySelector('#card-grid a.cardbtn[data-card="' + card + '"]');
+    if (!r || !form || !cell || cell.classList.contains("played-offline")) return !!(form && cell);
+    if (r.dataset.serverPlays === undefined) r.dataset.serverPlays = r.dataset.plays;
+    offline.push(card);
+    cell.classList.add("played-offline");
+    cell.setAttribute("aria-disabled", "true");
+    paintOffline();
+    return true;
+  }
+
+  function withOfflinePlays(address) {
+    var u = new URL(address, window.location.href);
+    var plays = (u.searchParams.get("plays") || "").split(",").filter(Boolean).concat(offline);
+    u.searchParams.set("plays", plays.join(","));
+    return u.pathname + "?" + u.searchParams.toString().replace(/%2C/g, ",");
+  }
+
+  function saveOffline() {
+    var form = document.getElementById("offline-save-form");
+    form.action = withOfflinePlays(form.getAttribute("action"));
+    dropDraft(root());
+    if (form.requestSubmit) form.requestSubmit(); else form.submit();
   }
 
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest("#referee a[data-nav]");
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
+    if (a.dataset.card && (offline.length || navigator.onLine === false) && offlineTap(a.dataset.card)) return;
     if (busy) {
       if (a.dataset.card && queue.length < 8) queue.push(a.dataset.card);
       return;
     }
-    go(a.href);
+    go(a.href, a.dataset.card);
   });
 
   document.addEventListener("submit", function (e) {

@@ -76,7 +76,7 @@ def ready_for_offline(page: Any, gid: int) -> None:
             break
         page.wait_for_timeout(100)
     page.reload()       # now under the worker: the copy is kept, the entry pages warmed
-    expect(page.locator("body")).to_have_attribute("data-warmed", re.compile(r"^[1-9]"))
+    expect(page.locator("body")).to_have_attribute("data-warmed", re.compile(r"^[1-9]"), timeout=60_000)
 
 
 def sheet_rows(live_app: Any, gid: int) -> list[dict[str, Any]]:
@@ -141,3 +141,169 @@ def test_counts_and_captures_wait_offline_and_are_sent_once(phone1: Phone, live_
     hands = sheet_rows(live_app, gid)
     assert [h["contract"] for h in hands] == ["el-almaz", "erkek-almaz", "koz", "kupa-almaz", "kiz-almaz"]
     expect(page.locator("#hand-5")).to_be_visible()
+
+
+@pytest.fixture
+def phone2(browser: Any, switch: NetSwitch, tmp_path: Path) -> Iterator[Phone]:
+    p = Phone(browser, tmp_path / "phone2", switch)
+    yield p
+    p.stop()
+
+
+def started(phone: Phone, live_app: Any, hands: int, gid: int | None = None) -> tuple[Any, int]:
+    """The phone logged in, on the sheet of a rifki game of ``hands`` hands, ready offline."""
+    page = phone.start()
+    login(page)
+    if gid is None:
+        record = load_record("rifki_complete.json")
+        gid = import_game(page, dict(record, hands=record["hands"][:hands]))
+    ready_for_offline(page, gid)
+    return page, gid
+
+
+def choose(page: Any, contract: str, trump: str | None = None, tricks: bool = False) -> None:
+    page.click("#enter-tricks" if tricks else "#enter-hand")
+    page.click(f'#choose label:has(input[name="contract"][value="{contract}"])')
+    if trump:
+        page.click(f'#choose label:has(input[name="trump"][value="{trump}"])')
+    page.click("#choose-continue")
+
+
+def test_a_hand_played_trick_by_trick_offline(phone1: Phone, live_app: Any) -> None:
+    record = load_record("rifki_complete.json")
+    hand = record["hands"][4]          # koz ♥, entered card by card
+    page, gid = started(phone1, live_app, 4)
+    phone1.offline()
+    choose(page, "koz", "H", tricks=True)
+    page.wait_for_selector("#card-grid")
+    for trick in hand["tricks"]:
+        for card in trick:
+            page.click(f'#card-grid a.cardbtn[data-card="{card}"]')
+    expect(page.locator("#offline-plays .offline-tricks li")).to_have_count(13)
+    expect(page.locator("#offline-plays")).to_contain_text("Sin conexión")
+    page.screenshot(path=shot("offline-tricks.png"), full_page=True)
+    page.click("#offline-save")
+    page.wait_for_url(re.compile(rf"/games/{gid}$"))
+    expect(page.locator("tr.pending-row")).to_have_count(1)
+    assert len(sheet_rows(live_app, gid)) == 4
+
+    phone1.online()
+    expect(page.locator("tr.pending-row")).to_have_count(0, timeout=20_000)
+    saved = sheet_rows(live_app, gid)
+    assert len(saved) == 5 and saved[4]["tricks"] == hand["tricks"]
+    expected = load(dict(record, hands=record["hands"][:5])).totals
+    shown = [(f"{t:+d}" if t else "0").replace("-", "−") for t in expected]
+    for s in range(4):
+        expect(page.locator(f'td[data-total="{s}"]')).to_have_text(shown[s])
+
+
+def test_a_hand_refused_on_sending_reopens_with_its_error(browser: Any, switch: NetSwitch,
+                                                          tmp_path: Path, live_app: Any) -> None:
+    phone = Phone(browser, tmp_path / "en", switch, locale="en-GB")
+    try:
+        page, gid = started(phone, live_app, 0)
+        page.goto(f"/lang/en?next=/games/{gid}")
+        ready_for_offline(page, gid)
+        phone.offline()
+        choose(page, "el-almaz")
+        page.wait_for_selector("#hand-form[data-ready]")
+        for s, n in enumerate([3, 4, 2, 5]):      # 14 tricks: the engine counts 13
+            page.fill(f"#tricks_{s}", str(n))
+        assert page.input_value("#tricks_3") == "5"
+        page.click("#save-hand")
+        page.wait_for_url(re.compile(rf"/games/{gid}$"))
+        expect(page.locator("#outbox-bar")).to_contain_text("1 hand waits on this phone")
+        phone.online()
+        expect(page.locator("tr.pending-row.refused")).to_have_count(1, timeout=20_000)
+        expect(page.locator("tr.pending-row.refused")).to_contain_text("The server refused this hand")
+        page.screenshot(path=shot("offline-refused-en.png"), full_page=True)
+        assert sheet_rows(live_app, gid) == []
+        page.locator("tr.pending-row.refused button").first.click()   # Open
+        page.wait_for_selector("#hand-form")
+        assert page.input_value("#tricks_3") == "5"                   # the values typed, kept
+        expect(page.locator("#row-tricks")).to_contain_text("13")
+        page.fill("#tricks_3", "4")
+        page.click("#save-hand")
+        page.wait_for_url(re.compile(rf"/games/{gid}(#hand-1)?$"))
+        expect(page.locator("tr.pending-row")).to_have_count(0)
+        assert [h["counts"]["tricks"] for h in sheet_rows(live_app, gid)] == [[3, 4, 2, 4]]
+        no_sideways_scroll(page)
+    finally:
+        phone.stop()
+
+
+def test_a_save_whose_answer_is_lost_is_sent_again_and_stored_once(phone1: Phone, live_app: Any) -> None:
+    page, gid = started(phone1, live_app, 0)
+    dropped: list[int] = []
+
+    def drop_answer(route: Any) -> None:
+        if route.request.method == "POST" and not dropped:
+            route.fetch()            # the server saves the hand; its answer never arrives
+            dropped.append(1)
+            route.abort("connectionreset")
+        else:
+            route.fallback()
+
+    page.route(re.compile(r".*/hands/new.*"), drop_answer)
+    choose(page, "el-almaz")
+    page.wait_for_selector("#hand-form[data-ready]")
+    for s, n in enumerate([3, 4, 2]):
+        page.fill(f"#tricks_{s}", str(n))
+    page.click("#save-hand")
+    page.wait_for_url(re.compile(rf"/games/{gid}(#hand-1)?$"))
+    assert dropped == [1]
+    expect(page.locator("tr.pending-row")).to_have_count(0, timeout=20_000)
+    assert len(sheet_rows(live_app, gid)) == 1
+    expect(page.locator("#hand-1")).to_be_visible()
+    page.reload()
+    assert len(sheet_rows(live_app, gid)) == 1
+
+
+def test_two_phones_offline_enter_the_same_hand(phone1: Phone, phone2: Phone, live_app: Any) -> None:
+    page1, gid = started(phone1, live_app, 3)
+    page2, _ = started(phone2, live_app, 3, gid)
+    phone1.switch.set(False)
+    for phone, page, tricks in ((phone1, page1, [3, 4, 2]), (phone2, page2, [4, 4, 2])):
+        phone.context.set_offline(True)
+        choose(page, "el-almaz")
+        page.wait_for_selector("#hand-form[data-ready]")
+        for s, n in enumerate(tricks):
+            page.fill(f"#tricks_{s}", str(n))
+        page.click("#save-hand")
+        page.wait_for_url(re.compile(rf"/games/{gid}$"))
+        expect(page.locator("tr.pending-row")).to_have_count(1)
+    phone1.online()
+    expect(page1.locator("tr.pending-row")).to_have_count(0, timeout=20_000)
+    phone2.online()
+    expect(page2.locator("tr.pending-row.conflict")).to_have_count(1, timeout=20_000)
+    hands = sheet_rows(live_app, gid)
+    assert len(hands) == 4 and hands[3]["counts"]["tricks"] == [3, 4, 2, 4]   # stored once
+    page2.screenshot(path=shot("offline-conflict.png"), full_page=True)
+    page2.locator("tr.pending-row.conflict button").first.click()        # Open
+    page2.wait_for_selector("#hand-form")
+    assert page2.input_value("#tricks_0") == "4"                        # phone 2's hand, kept
+    expect(page2.locator("#save-hand")).to_contain_text("Sustituir")    # offered as a correction
+    page2.click("#save-hand")
+    page2.wait_for_url(re.compile(rf"/games/{gid}(#hand-4)?$"))
+    hands = sheet_rows(live_app, gid)
+    assert len(hands) == 4 and hands[3]["counts"]["tricks"] == [4, 4, 2, 3]
+    expect(page2.locator("tr.pending-row")).to_have_count(0)
+
+
+def test_installable_with_its_worker(phone1: Phone) -> None:
+    page = phone1.start()
+    login(page)
+    page.goto("/")
+    for _ in range(100):
+        if page.evaluate("() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"):
+            break
+        page.wait_for_timeout(100)
+    cdp = page.context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert errors == [], errors          # a persistent profile: no incognito exception
+    manifest = page.request.get("/manifest.webmanifest").json()
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+
+
+def no_sideways_scroll(page: Any) -> None:
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
