@@ -26,14 +26,22 @@ var SHELL = [
   "/static/icons/icon-192.png", "/static/icons/icon-512.png"
 ];
 
+// the rules of every profile, in the language of the moment they were kept
+var RULES = ["/rules", "/rules/ru32", "/rules/fiestas", "/rules/subastas", "/rules/rifki"];
+
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(FILES).then(function (cache) {
-    return Promise.all(SHELL.map(function (url) {
+    var files = SHELL.map(function (url) {
       return fetch(url, {credentials: "same-origin"}).then(function (r) {
         if (r.ok) return (url === "/offline" ? caches.open(PAGES).then(function (p) { return p.put(url, r); })
                                              : cache.put(url, r));
       }).catch(function () { /* kept the next time */ });
-    }));
+    });
+    var rules = RULES.map(function (url) {
+      var request = new Request(url, {credentials: "same-origin"});
+      return fetch(request).then(function (r) { return keep(request, r); }).catch(function () {});
+    });
+    return Promise.all(files.concat(rules));
   }).then(function () { return self.skipWaiting(); }));
 });
 

@@ -101,6 +101,12 @@ def test_counts_and_captures_wait_offline_and_are_sent_once(phone1: Phone, live_
     phone1.offline()
     page.reload()
     expect(page.locator("#offline-copy")).to_contain_text("Sin conexión — copia de las")
+    page.goto("/rules/rifki")                   # the rules, kept when the worker came
+    expect(page.locator("#offline-copy")).to_be_visible()
+    expect(page.locator("h1")).to_contain_text("Rıfkı")
+    page.goto("/games/new")                     # never opened here: no browser error page
+    expect(page.locator("#offline-page")).to_be_visible()
+    page.goto(f"/games/{gid}")
     page.screenshot(path=shot("offline-sheet-copy.png"), full_page=True)
 
     # hand 4 (Kupa almaz) by its captured cards
@@ -218,6 +224,16 @@ def test_a_hand_refused_on_sending_reopens_with_its_error(browser: Any, switch: 
         expect(page.locator("tr.pending-row.refused")).to_contain_text("The server refused this hand")
         page.screenshot(path=shot("offline-refused-en.png"), full_page=True)
         assert sheet_rows(live_app, gid) == []
+        asked: list[str] = []
+
+        def answer(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        page.once("dialog", answer)
+        page.click("#logout")                       # a hand waits: the phone asks first
+        expect(page.locator("#current-user")).to_be_visible()
+        assert asked and "1 hand on this phone has not been sent yet" in asked[0]
         page.locator("tr.pending-row.refused button").first.click()   # Open
         page.wait_for_selector("#hand-form")
         assert page.input_value("#tricks_3") == "5"                   # the values typed, kept
