@@ -292,17 +292,22 @@ def _stored_steps(session: Session, profile: str) -> Iterator[dict[str, Any]]:
         start = (last.played_at, last.game_id, last.seat)
 
 
-def _first_difference(session: Session, profile: str) -> tuple[Position | None, dict[int, State], bool]:
-    """(where the stored steps first differ from the computed ones, or None; the computed
-    final states; whether any stored step differs)."""
+def _first_difference(session: Session, profile: str) -> tuple[Position | None, dict[int, State]]:
+    """(where the stored steps first differ from the computed ones -- a step that differs,
+    one missing, or the first of steps left over after the computed ones -- or None; the
+    computed final states)."""
     states: dict[int, State] = {}
     stored = _stored_steps(session, profile)
     for game_id, played_at, seats in finished_games(session, profile):
         for want in advance(states, profile, game_id, played_at, seats):
             have = next(stored, None)
             if have is None or any(not _close(have[c], want[c]) for c in STEP_COLUMNS):
-                return (played_at, game_id), states, True
-    return None, states, next(stored, None) is not None
+                if have is not None and (_naive(have["played_at"]), have["game_id"]) < (_naive(played_at),
+                                                                                          game_id):
+                    return (have["played_at"], have["game_id"]), states     # a step left over
+                return (played_at, game_id), states
+    extra = next(stored, None)
+    return (None if extra is None else (extra["played_at"], extra["game_id"])), states
 
 
 def _ratings_agree(session: Session, profile: str, states: dict[int, State]) -> bool:
@@ -320,16 +325,9 @@ def rebuild_ratings(session: Session) -> int:
     first step that differs (nothing when they agree). Returns the games rated again."""
     rerated = 0
     for profile in PROFILES:
-        at, states, extra = _first_difference(session, profile)
+        at, states = _first_difference(session, profile)
         if at is not None:
             rerated += recompute_from(session, profile, at)
-        elif extra:
-            # steps of games no longer finished, after every computed one
-            last_stored = session.execute(
-                select(RatingStep.played_at, RatingStep.game_id).where(RatingStep.profile == profile)
-                .order_by(RatingStep.played_at.desc(), RatingStep.game_id.desc()).limit(1)).first()
-            rerated += recompute_from(session, profile, None if last_stored is None else
-                                      (last_stored[0], last_stored[1]))
         elif not _ratings_agree(session, profile, states):
             everyone = set(session.scalars(select(Rating.player_id).where(Rating.profile == profile)))
             _write_ratings(session, profile, everyone | states.keys(), states)

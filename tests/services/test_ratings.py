@@ -198,3 +198,19 @@ def test_history_is_spread_over_the_players_games(session):
     steps = history(session, ana, "ru32")
     assert steps[-1]["points"] == 5 * load(seated("ru32", ["Ana", "Beto", "Carla", "Dani"])).totals[0]
     assert history(session, ana, "rifki") == []
+
+
+def test_rebuild_removes_the_steps_of_games_no_longer_finished(session):
+    """Steps left over after every computed one (the last two games, no longer finished in
+    the stored results) and in the middle are removed; the rest is rated again."""
+    from app.models import SeatResult
+
+    ids = [import_game(session, seated("ru32", ["Ana", "Beto", "Carla", "Dani"])).id for _ in range(5)]
+    for gone in ([ids[-1], ids[-2]], [ids[1]]):
+        session.execute(update(SeatResult).where(SeatResult.game_id.in_(gone)).values(complete=False))
+        session.commit()
+        assert rebuild_ratings(session) > 0 or gone == [ids[-1], ids[-2]]
+        session.commit()
+        assert snapshot_ratings(session) == scratch(session)
+        assert not session.scalars(select(RatingStep).where(RatingStep.game_id.in_(gone))).all()
+    assert ratings_by_name(session, "ru32")["Ana"][2] == 2
