@@ -67,4 +67,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     from app.api import v1
 
     v1.init_app(app)    # token requests need no CSRF; session ones do (v1._csrf_for_sessions)
+    from app.api import events as api_events
+
+    api_events.init_app(app)
     return app

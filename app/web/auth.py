@@ -71,6 +71,8 @@ ROLES_NEEDED: dict[str, frozenset[Role]] = {
     # events: directors create and run them (events.screen and events.live check a link's key)
     **{f"events.{name}": frozenset({Role.DIRECTOR})
        for name in ("new", "draw", "swap", "late", "share", "table_codes")},
+    "api_events.new_event": frozenset({Role.DIRECTOR}),
+    "api_events.draw_round": frozenset({Role.DIRECTOR}),
 }
 #: Endpoints (or blueprints ending in ".") an API token may not use: only a session does.
 SESSION_ONLY = frozenset({"account."})

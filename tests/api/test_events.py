@@ -1,0 +1,122 @@
+"""Events through /api/v1 (issue 25): an 18-player balanced night of 3 rounds played end
+to end with the API alone (hands with If-Match, seats confirmed with PINs), a forced
+round, the 409 while a table is open, standings equal to the games' totals."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from app.db import get_session
+from app.models import Game, StoredResult
+from tests.api.test_api import bearer, token_for
+from tests.events_play import PIN, whole_record
+
+NAMES = [f"Api {i:02d}" for i in range(1, 19)]
+
+
+def new_event(api: Any, names: list[str] = NAMES, **body: Any) -> Any:
+    payload = {"name": "Liga de los jueves", "profile": "fiestas", "players": names, "rounds": 3,
+               "seating": "balanced", "pins": {n: PIN for n in names}, "date": "2026-12-03", **body}
+    return api.post("/api/v1/events", json=payload, headers=bearer(api.token))
+
+
+def play_table(app: Any, api: Any, game_id: int, seed: int) -> None:
+    """Every hand of a legal game posted with If-Match, then the four seats confirmed."""
+    with app.app_context():
+        record = get_session().get(Game, game_id).record
+    version = 1
+    for hand in whole_record(record, seed)["hands"]:
+        r = api.post(f"/api/v1/games/{game_id}/hands", json=hand,
+                     headers=bearer(api.token, **{"If-Match": f'"v{version}"'}))
+        assert r.status_code == 201, r.get_json()
+        version += 1
+    for seat in range(4):
+        r = api.post(f"/api/v1/games/{game_id}/confirmations",
+                     json={"seat": seat, "pin": PIN, "version": version}, headers=bearer(api.token))
+        assert r.status_code == 201, r.get_json()
+
+
+def test_an_18_player_balanced_night_through_the_api(app, api):
+    r = new_event(api)
+    assert r.status_code == 201, r.get_json()
+    body = r.get_json()
+    event_id = body["id"]
+    assert r.headers["Location"] == f"/api/v1/events/{event_id}"
+    (first,) = body["rounds"]
+    assert first["round"] == 1 and first["method"] == "random" and len(first["tables"]) == 4
+    assert len(first["sitting_out"]) == 2
+    for number in range(1, 4):
+        current = api.get(f"/api/v1/events/{event_id}", headers=bearer(api.token)).get_json()["rounds"][-1]
+        if number < 3:
+            blocked = api.post(f"/api/v1/events/{event_id}/rounds", json={}, headers=bearer(api.token))
+            assert blocked.status_code == 409 and blocked.get_json()["error"]["code"] == "round-open"
+            assert blocked.get_json()["open_tables"] == [1, 2, 3, 4]
+        for t in current["tables"]:
+            play_table(app, api, t["game_id"], 10 * number + t["table"])
+        if number < 3:
+            r = api.post(f"/api/v1/events/{event_id}/rounds", json={}, headers=bearer(api.token))
+            assert r.status_code == 201 and len(r.get_json()["rounds"]) == number + 1
+    done = api.get(f"/api/v1/events/{event_id}", headers=bearer(api.token)).get_json()
+    assert [rnd["method"] for rnd in done["rounds"]] == ["random", "balanced", "balanced"]
+    assert all(t["locked"] for rnd in done["rounds"] for t in rnd["tables"])
+    sat = Counter(name for rnd in done["rounds"] for name in rnd["sitting_out"])
+    assert len(sat) == 6 and set(sat.values()) == {1}
+    totals: Counter[str] = Counter()
+    with app.app_context():
+        for rnd in done["rounds"]:
+            for t in rnd["tables"]:
+                row = get_session().get(StoredResult, t["game_id"])
+                for name, total in zip(row.players, row.totals, strict=True):
+                    totals[name] += total
+    table = api.get(f"/api/v1/events/{event_id}/standings", headers=bearer(api.token)).get_json()
+    assert {r["player"]: r["total"] for r in table} == {n: totals.get(n, 0) for n in NAMES}
+    assert [r["rank"] for r in table] == sorted(r["rank"] for r in table) and table[0]["rank"] == 1
+    assert all(len(r["rounds"]) == 3 for r in table)
+    last = api.post(f"/api/v1/events/{event_id}/rounds", json={"force": True, "reason": "x"},
+                    headers=bearer(api.token))
+    assert last.status_code == 422 and last.get_json()["error"]["field"] == "round"
+
+
+def test_a_forced_round_needs_a_reason(app, api):
+    event_id = new_event(api, NAMES[:8]).get_json()["id"]
+    r = api.post(f"/api/v1/events/{event_id}/rounds", json={"force": True}, headers=bearer(api.token))
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "reason"
+    r = api.post(f"/api/v1/events/{event_id}/rounds", json={"force": True, "reason": "Cierra el bar"},
+                 headers=bearer(api.token))
+    assert r.status_code == 201
+    assert r.get_json()["rounds"][-1]["forced_reason"] == "Cierra el bar"
+
+
+def test_swiss_and_random_events_and_their_draws_are_given_back(app, api):
+    swiss = new_event(api, NAMES[:12], seating="swiss", scoring="ranking", ranking_points=[3, 2, 1, 0],
+                      seed=42).get_json()
+    assert swiss["seating"] == "swiss" and swiss["ranking_points"] == [3, 2, 1, 0]
+    assert swiss["rounds"][0]["seed"] == 42
+    again = new_event(api, NAMES[:12], name="Otra", seed=42).get_json()
+    assert [t["players"] for t in again["rounds"][0]["tables"]] == [
+        t["players"] for t in swiss["rounds"][0]["tables"]]
+    rnd = new_event(api, NAMES[:6], seating="random", sit_out="average").get_json()
+    assert rnd["sit_out"] == "average" and len(rnd["rounds"][0]["sitting_out"]) == 2
+
+
+def test_refusals_name_the_field(app, api):
+    r = new_event(api, NAMES[:3])
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "players"
+    r = new_event(api, seating="chaos")
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "seating"
+    assert api.get("/api/v1/events/999", headers=bearer(api.token)).status_code == 404
+    scorer = app.test_client(user=None)
+    token = token_for(app, "ana_s", "scorer")
+    assert scorer.post("/api/v1/events", json={"name": "x", "profile": "ru32", "players": NAMES[:4],
+                                               "rounds": 1}, headers=bearer(token)).status_code == 403
+    event_id = new_event(api, NAMES[:4], rounds=1).get_json()["id"]
+    assert scorer.get(f"/api/v1/events/{event_id}", headers=bearer(token)).status_code == 200
+    assert scorer.post(f"/api/v1/events/{event_id}/rounds", json={}, headers=bearer(token)).status_code == 403
+
+
+def test_the_event_routes_are_in_the_openapi_document(app, api):
+    paths = api.get("/api/v1/openapi.json").get_json()["paths"]
+    assert {"post", "get"} <= set(paths["/api/v1/events"])
+    assert "get" in paths["/api/v1/events/{event_id}"]
+    assert "409" in paths["/api/v1/events/{event_id}/rounds"]["post"]["responses"]
+    assert "get" in paths["/api/v1/events/{event_id}/standings"]
