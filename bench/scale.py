@@ -20,7 +20,8 @@ of its profile rated again), and at the large size ``games rebuild`` (every reco
 replayed, stored results and ratings compared: it must change nothing) and the ratings
 computed from nothing.
 
-Each figure is the median of ``--repeat`` requests after a warm-up. Building 100,000 games
+Each figure is the median of ``--repeat`` requests after a warm-up, the two sizes' requests
+taking turns (both databases are built first), so a busy machine weighs on both alike. Building 100,000 games
 by replaying each record would take minutes, so the generator replays a pool of distinct
 random games once, and writes every game as one of them with four players of the club,
 its stored results inserted directly in bulk (the pool's results with the players' names:
@@ -322,20 +323,24 @@ def member_client(app: Any) -> Any:
     return client
 
 
-def time_pages(app: Any, urls: dict[str, str], repeat: int) -> dict[str, float]:
-    client = member_client(app)
-    out = {}
-    for name, url in urls.items():
-        for _ in range(3):
-            r = client.get(url)
-            assert r.status_code == 200, (url, r.status_code)
-        times = []
+def time_pages(sites: dict[int, tuple[Any, dict[str, str]]], repeat: int) -> dict[int, dict[str, float]]:
+    """The median time of each page at each size, the sizes' requests taking turns (a busy
+    machine slows both sides of a ratio alike)."""
+    clients = {n: member_client(app) for n, (app, _urls) in sites.items()}
+    times: dict[int, dict[str, list[float]]] = {n: {} for n in sites}
+    for n, (_app, urls) in sites.items():
+        for url in urls.values():
+            for _ in range(3):
+                r = clients[n].get(url)
+                assert r.status_code == 200, (url, r.status_code)
+    names = list(next(iter(sites.values()))[1])
+    for name in names:
         for _ in range(repeat):
-            t = time.perf_counter()
-            client.get(url)
-            times.append(time.perf_counter() - t)
-        out[name] = statistics.median(times)
-    return out
+            for n, (_app, urls) in sites.items():
+                t = time.perf_counter()
+                clients[n].get(urls[name])
+                times[n].setdefault(name, []).append(time.perf_counter() - t)
+    return {n: {name: statistics.median(v) for name, v in pages_.items()} for n, pages_ in times.items()}
 
 
 def rss_mb() -> float:
@@ -386,33 +391,39 @@ def run_db(label: str, urls: dict[int, tuple[str, Any]], pool: Any, args: argpar
            ) -> dict[int, dict[str, float]]:
     from app.db import get_db
 
-    results = {}
-    for n, (url, drop) in urls.items():
-        app = make_app(url)
-        try:
-            info = generate(app, n, pool)
-            checked = verify(app, 40, random.Random(n))
-            print(f"{label} {n:>7} games: built in {info['seconds']:.1f} s; "
+    apps: dict[int, Any] = {}
+    infos: dict[int, dict[str, Any]] = {}
+    try:
+        for n, (url, _drop) in urls.items():
+            apps[n] = make_app(url)
+            infos[n] = generate(apps[n], n, pool)
+            checked = verify(apps[n], 40, random.Random(n))
+            print(f"{label} {n:>7} games: built in {infos[n]['seconds']:.1f} s; "
                   f"{checked} sampled games equal their replay")
-            results[n] = time_pages(app, pages(info), args.repeat)
+        results = time_pages({n: (apps[n], pages(infos[n])) for n in urls}, args.repeat)
+        for n in urls:
             print(f"{label} {n:>7} games: "
                   + "  ".join(f"{k} {v * 1000:.1f} ms" for k, v in results[n].items()))
-            latest, _one = time_rating_update(app, args.repeat, 0.0)
-            middle, rated = time_rating_update(app, 3, 0.5)
+        for n in urls:
+            latest, _one = time_rating_update(apps[n], args.repeat, 0.0)
+            middle, rated = time_rating_update(apps[n], 3, 0.5)
             print(f"{label} {n:>7} games: rating update when the latest game finishes "
                   f"{latest * 1000:.2f} ms; a correction half way back rates {rated} rifki games "
-                  f"again in {middle * 1000:.0f} ms")
-            if n == max(urls) and not args.no_rebuild:
-                rebuild, summary, scratch = time_rebuild(app)
-                print(f"{label} {n:>7} games: games rebuild {rebuild:.1f} s ({summary.games} games, "
-                      f"{summary.changed} changed, {summary.rerated} rated again); "
-                      f"ratings from nothing {scratch:.1f} s")
-            if n == max(urls):
-                before, after = memory(app, pages(info), args.memory_requests)
-                print(f"{label} {n:>7} games: worker memory {before:.0f} MB -> {after:.0f} MB after "
-                      f"{args.memory_requests} more requests")
-        finally:
+                  f"again in {middle * 1000:.0f} ms (load average {os.getloadavg()[0]:.1f} on "
+                  f"{os.cpu_count()} cores)")
+        n = max(urls)
+        before, after = memory(apps[n], pages(infos[n]), args.memory_requests)
+        print(f"{label} {n:>7} games: worker memory {before:.0f} MB -> {after:.0f} MB after "
+              f"{args.memory_requests} more requests")
+        if not args.no_rebuild:
+            rebuild, summary, scratch = time_rebuild(apps[n])
+            print(f"{label} {n:>7} games: games rebuild {rebuild:.1f} s ({summary.games} games, "
+                  f"{summary.changed} changed, {summary.rerated} rated again); "
+                  f"ratings from nothing {scratch:.1f} s")
+    finally:
+        for app in apps.values():
             get_db(app).dispose()
+        for _url, drop in urls.values():
             drop()
     return results
 

@@ -298,10 +298,9 @@ def _records(session: Session, player_id: int, stats: ProfileStats) -> None:
         return
     stats.games, stats.wins, stats.points = last.games, last.wins, last.points
     stats.streak, stats.best_streak = last.streak, last.best_streak
-    stats.best = _mark(session.scalars(select(rs).where(*mine).order_by(rs.total.desc(), rs.games)
-                                       .limit(1)).first())
-    stats.worst = _mark(session.scalars(select(rs).where(*mine).order_by(rs.total, rs.games)
-                                        .limit(1)).first())
+    # straight off the index (player_id, profile, total): one row each, whatever the games
+    stats.best = _mark(session.scalars(select(rs).where(*mine).order_by(rs.total.desc()).limit(1)).first())
+    stats.worst = _mark(session.scalars(select(rs).where(*mine).order_by(rs.total).limit(1)).first())
 
 
 def opponents(session: Session, player_id: int, profile: str, limit: int | None = OPPONENTS_SHOWN
