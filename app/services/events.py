@@ -478,7 +478,7 @@ def _table_rows(session: Session, event: Event) -> list[tuple[int, list[int], li
         select(EventRound.number, EventTable.game_id, StoredResult.totals, StoredResult.error)
         .join(EventTable, EventTable.round_id == EventRound.id)
         .join(StoredResult, StoredResult.game_id == EventTable.game_id)
-        .where(EventRound.event_id == event.id)).all()
+        .where(EventRound.event_id == event.id, StoredResult.n_rows > 0)).all()   # not begun: no score
     seats: dict[int, list[int]] = {}
     for gid, _seat, pid in session.execute(select(Seat.game_id, Seat.seat, Seat.player_id).where(
             Seat.game_id.in_([r[1] for r in rows])).order_by(Seat.game_id, Seat.seat)):
@@ -577,3 +577,32 @@ def event_stamp(session: Session, event_id: int) -> str | None:
 def event_log(session: Session, event_id: int) -> list[EventLogEntry]:
     return list(session.scalars(select(EventLogEntry).where(EventLogEntry.event_id == event_id)
                                 .order_by(EventLogEntry.id)))
+
+
+# --- the event's PDF: the standings first, then every table's sheet ----------------------------
+
+def event_game_ids(session: Session, event_id: int) -> list[int]:
+    """The event's games, round by round, table by table (one query)."""
+    stmt = (select(EventTable.game_id).join(EventRound, EventRound.id == EventTable.round_id)
+            .where(EventRound.event_id == event_id).order_by(EventRound.number, EventTable.number))
+    return list(session.scalars(stmt))
+
+
+def table_labels(session: Session, event_id: int) -> dict[int, tuple[int, int]]:
+    """(round, table) of each of the event's games."""
+    rows = session.execute(select(EventTable.game_id, EventRound.number, EventTable.number)
+                           .join(EventRound, EventRound.id == EventTable.round_id)
+                           .where(EventRound.event_id == event_id)).all()
+    return {gid: (r, t) for gid, r, t in rows}
+
+
+def standings_doc(session: Session, event: Event) -> dict[str, Any]:
+    """A plain doc of the event's standings (the PDF's first pages): no ORM object."""
+    table = standings(session, event)
+    return {"name": event.name, "day": event.day, "profile": event.profile, "scoring": event.scoring,
+            "ranking_points": list(event.ranking_points), "sit_out": event.sit_out,
+            "rounds": table.rounds, "planned": event.rounds, "players": len(table.rows),
+            "tables": sum(len(r.tables) for r in event.drawn), "tie_break": table.tie_break,
+            "today": date.today(),
+            "rows": [{"rank": r.rank, "name": r.name, "rounds": r.rounds, "sat_out": r.sat_out,
+                      "total": r.total, "points": r.points, "wins": r.wins} for r in table.rows]}

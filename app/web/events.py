@@ -20,7 +20,7 @@ from app.forms.events import DrawForm, EventForm, LateForm, SwapForm
 from app.forms.lists import ConfirmForm
 from app.models import Event
 from app.rules import PROFILES
-from app.services import events, links, standings
+from app.services import events, exports, links, standings
 from app.services.errors import BadInput
 from app.web.auth import actor, user
 from app.web.common import found_or_404, lang
@@ -42,6 +42,12 @@ def load_event_or_404(event_id: int) -> Event:
 def _user_id() -> int | None:
     u = user()
     return u.id if u is not None else None
+
+
+@bp.app_template_global("player_events")
+def player_events(player_id: int) -> list[Event]:
+    """The events a player is registered in (their page lists them)."""
+    return events.events_of_player(get_session(), player_id)
 
 
 # --- the list and a new event ---------------------------------------------------------------
@@ -273,3 +279,27 @@ def standings_csv(event_id: int) -> Response:
     response = Response("\ufeff" + out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}-standings.csv"'
     return response
+
+
+# --- the event's PDF: a bulk export job (app/web/event_pdf.py renders it) ----------------------
+
+@bp.post("/events/<int:event_id>/pdf")
+def event_pdf(event_id: int) -> Any:
+    """Queues the event's PDF -- its standings, then every table's sheet -- as an export job,
+    and shows the job's page (which starts the runner and follows it)."""
+    event = load_event_or_404(event_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    u = user()
+    params = {"event_id": event.id, "title": event.name, "lang": lang(), "orientation": "auto",
+              "base_url": request.host_url}
+    try:
+        job = exports.create_job(get_session(), owner=f"user:{u.id}" if u else None, params=params)
+    except exports.ExportBusy as e:
+        flash(_("Your previous export is still being prepared: wait for it to finish, "
+                "then start the next one."), "error")
+        return redirect(url_for("pdf.export_page", job_id=e.job_id), 303)
+    except exports.QueueFull:
+        flash(_("Many exports are being prepared right now. Try again in a few minutes."), "error")
+        return redirect(url_for("events.show", event_id=event.id), 303)
+    return redirect(url_for("pdf.export_page", job_id=job.id), 303)

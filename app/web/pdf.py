@@ -11,6 +11,7 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ from app.rules import fingerprint
 from app.services import exports as exports_service
 from app.services import links, queries
 from app.services import pdf as pdf_service
+from app.web import event_pdf
 from app.web.chart import legend, progression_svg
 from app.web.common import lang, load_game_or_404
 from app.web.diagram import table_svg
@@ -223,14 +225,21 @@ class ExportRunner:
                 find_games=lambda s, p: pdf_service.find_games(s, **exports_service.criteria(p)),
                 render_game=lambda s, gid: _render_game(s, gid, language, orientation),
                 label=lambda gid: str(_("Game %(id)s", id=gid)))
+            title: Callable[[int], str] = _sheets_title
+            if event_pdf.is_event_job(params):   # an event: its standings, then its tables
+                renderer = event_pdf.event_renderer(
+                    params, lambda s, gid: _render_game(s, gid, language, orientation))
+                title = event_pdf.titled(params)
             try:
-                exports_service.render_job(
-                    db.sessionmaker, job_id, _exports_dir(self.app),
-                    renderer, title=lambda n: ngettext("Score sheets (%(num)s game)",
-                                                       "Score sheets (%(num)s games)", n))
+                exports_service.render_job(db.sessionmaker, job_id, _exports_dir(self.app),
+                                           renderer, title=title)
             except Exception:  # noqa: BLE001 - the job row says it failed; logged for us
                 self.app.logger.exception("bulk PDF export %s failed", job_id)
         return True
+
+
+def _sheets_title(n: int) -> str:
+    return str(ngettext("Score sheets (%(num)s game)", "Score sheets (%(num)s games)", n))
 
 
 #: Seconds between looks at the queue when nobody woke the runner (jobs of a worker that

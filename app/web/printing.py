@@ -75,3 +75,8 @@ def export_bulk_pdf(docs: list[dict[str, Any]], orientation: str = "auto",
 def export_standings_pdf(doc: dict[str, Any]) -> bytes:
     """The PDF of a season's standings (``app.services.standings.standings_doc``)."""
     return _render("pdf/standings.html", doc=doc, orientation="portrait")
+
+
+def export_event_standings_pdf(doc: dict[str, Any]) -> bytes:
+    """The first pages of an event's PDF: its standings (``services.events.standings_doc``)."""
+    return _render("events/pdf_standings.html", doc=doc, orientation="portrait")

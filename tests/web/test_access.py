@@ -26,6 +26,7 @@ OPEN_TO_ANY_SCORER = {
     "games.import_record": "a scorer imports their own games",
     "api.new_game": "a scorer starts their own games (the API's games.new)",
     "pdf.exports": "a bulk PDF of games reads, it changes nothing",
+    "events.event_pdf": "an event's PDF (a bulk export job) reads, it changes nothing",
     "table.handover": "a one-time link adds its holder to a game's scorers (tested apart)",
 }
 #: The user's own things, for any role: a stranger's request changes only their own.

@@ -9,6 +9,7 @@ import io
 import re
 from collections import Counter
 
+from pypdf import PdfReader
 from sqlalchemy import select
 
 from app.db import get_session
@@ -74,6 +75,26 @@ def test_a_balanced_evening_of_18_players_through_the_pages(app, client):
     assert lines[0][:2] == ["Place", "Player"] and len(lines) == 19
     assert {row[1]: int(row[5]) for row in lines[1:]} == {n: totals.get(n, 0) for n in NAMES}
     assert [int(row[0]) for row in lines[1:]] == sorted(int(row[0]) for row in lines[1:])
+    # the PDF: one export job, the standings first, then every table's sheet
+    from app.web.pdf import wait_for_job
+
+    r = client.post(f"/events/{event_id}/pdf", data={})
+    assert r.status_code == 303 and r.headers["Location"].startswith("/exports/")
+    job_id = r.headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/exports/{job_id}").status_code == 200     # the page starts the runner
+    job = wait_for_job(app, job_id)
+    assert job.state == "done" and job.total == 13, job.error
+    with client.get(f"/exports/{job_id}.pdf") as pdf:
+        reader = PdfReader(io.BytesIO(pdf.data))
+    first = reader.pages[0].extract_text()
+    assert "Standings" in first and all(name in first for name in NAMES)
+    assert len(reader.pages) >= 13
+    assert [o.title for o in reader.outline][:2] == ["Standings", "Round 1, table 1"]
+    # each player's page lists their events
+    with app.app_context():
+        pid = get_session().scalar(select(Player.id).where(Player.name == NAMES[0]))
+    page = client.get(f"/players/{pid}").get_data(as_text=True)
+    assert 'id="player-events"' in page and f'href="/events/{event_id}"' in page
 
 
 def test_bad_input_is_shown_next_to_its_field_in_the_pages_language(client):
