@@ -170,3 +170,20 @@ def test_a_scorer_reads_the_event_but_may_not_run_it(app, client):
         assert len(event_of(app, event_id).drawn) == 1
         assert get_session().scalar(select(Event.id)) == event_id
     assert events.SEATINGS == ("random", "balanced", "swiss")
+
+
+def test_the_tables_qr_codes_hand_each_game_to_its_tables_phone(app, client):
+    event_id = int(create(client, names=NAMES[:8]).headers["Location"].rsplit("/", 1)[1])
+    page = client.get(f"/events/{event_id}/qr").get_data(as_text=True)
+    assert page.count("No code: used already, or not made yet.") == 2
+    assert client.post(f"/events/{event_id}/qr", data={}).status_code == 303
+    page = client.get(f"/events/{event_id}/qr").get_data(as_text=True)
+    paths = re.findall(r'href="(/h/[\w-]+)"', page)
+    assert len(paths) == 2 and page.count('src="/qr.svg?path=/h/') == 2
+    # the table's phone (a scorer) opens its table's link: it now keeps that game's score
+    phone = app.test_client(user="mesa_1", role="scorer")
+    with app.app_context():
+        game_id = event_of(app, event_id).drawn[0].tables[0].game_id
+    assert phone.get(f"/games/{game_id}/hands/new").status_code == 403
+    assert phone.post(paths[0], data={}).status_code in (302, 303)
+    assert phone.get(f"/games/{game_id}/hands/new").status_code == 200
