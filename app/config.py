@@ -31,6 +31,13 @@ DEFAULTS: dict[str, Any] = {
     # when it opens again): a week of club nights. Logging out ends it at once.
     "PERMANENT_SESSION_LIFETIME": timedelta(days=7),
     "EXPORTS_DIR": None,           # None: <instance>/exports (finished bulk PDF exports)
+    # Finished PDF renders kept for the next download (app/pdf_cache.py): the folder (None:
+    # <instance>/pdf-cache; every worker and app server may share it) and its bound in MB
+    # (0: nothing is kept).
+    "PDF_CACHE_DIR": None,
+    "PDF_CACHE_MB": 256,
+    # Processes rendering one bulk export (app/web/export_pool.py); None: one per core.
+    "EXPORT_PROCESSES": None,
     # How many reverse proxies in front of the app set X-Forwarded-For / -Proto / -Host
     # (werkzeug's ProxyFix). 0: none is trusted, the client is the connection's address.
     # Behind the nginx of docs/deploy.md: 1. Never more than there really are: a client
@@ -38,7 +45,8 @@ DEFAULTS: dict[str, Any] = {
     "PROXY_COUNT": 0,
 }
 
-ENV_KEYS = ("DATABASE_URL", "SECRET_KEY", "CLUB_TIME_ZONE", "PROXY_COUNT")
+ENV_KEYS = ("DATABASE_URL", "SECRET_KEY", "CLUB_TIME_ZONE", "PROXY_COUNT", "PDF_CACHE_DIR",
+            "PDF_CACHE_MB", "EXPORT_PROCESSES")
 #: On/off settings read from the environment ("1", "true", "yes", "on" mean on).
 ENV_FLAGS = ("SESSION_COOKIE_SECURE",)
 

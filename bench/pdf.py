@@ -21,6 +21,10 @@
     footer with QR code and fingerprint, chart, verdict, signatures) with only its table
     swapped for that plain one: what the content and page furniture the issue asks for cost
     before the table's own look (rules, two-tone cells, winner column) is added.
+(f) a repeat download: GET /games/<id>/sheet.pdf of a game whose PDF was downloaded before
+    (the render kept on disk, app/pdf_cache.py; logged in), and the same through its share
+    link (anonymous), each in turns with GET /static/<file> of a file of the same size from
+    the same server (issue 28: at most 1.5x).
 (d) with --instructions (needs valgrind): the CPU instructions of one render of (a)'s sheet
     and of the bare render, counted by cachegrind (a process doing N renders minus one doing
     none), a figure that does not depend on what else the machine is doing.
@@ -42,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
 BARE_CSS = """@page { size: A4 portrait; margin: 12mm 11mm 15mm 11mm; }
 html { font-family: "DejaVu Sans"; font-size: 8pt; }
@@ -147,39 +152,78 @@ def in_turns(a: Callable[[], Any], b: Callable[[], Any], repeat: int) -> tuple[f
     return statistics.median(ta), statistics.median(tb)
 
 
-def over_http(record: dict[str, Any], repeat: int) -> tuple[float, float]:
-    """Medians of GET /games/<id>/sheet.pdf (kingsheet) and GET /bare.pdf (bare app)."""
+def over_http(record: dict[str, Any], repeat: int) -> dict[str, float]:
+    """Medians over HTTP, each pair in turns: (c) GET /games/<id>/sheet.pdf rendered every
+    time (a kingsheet server whose kept renders are off, PDF_CACHE_MB=0) and GET /bare.pdf
+    (bare app); (f) the same sheet.pdf downloaded again from a server that keeps renders
+    (its first download rendered it), and through the game's share link, each against
+    GET /static/<file> of a file of the same size on that same server."""
     import os
 
     from bench.web import Client, bench_director, free_port, log_in, start
 
     tmp = Path(tempfile.mkdtemp(prefix="kingsheet-pdf-bench-"))
     env = dict(os.environ, DATABASE_URL=f"sqlite:///{tmp}/bench.sqlite", SECRET_KEY="bench-key",
-               PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+               PYTHONPATH=str(Path(__file__).resolve().parent.parent),
+               PDF_CACHE_DIR=str(tmp / "pdf-cache"))
     os.environ.update(DATABASE_URL=env["DATABASE_URL"], SECRET_KEY=env["SECRET_KEY"])
     from app import create_app
     from app.db import get_session
+    from app.services import links
     from app.services.games import import_game
 
     app = create_app()
     with app.app_context():
         game_id = import_game(get_session(), record, who="bench").id
+        token = links.share_link(get_session(), game_id).token
     bench_director(app)
-    port, bare_port = free_port(), free_port()
-    servers = [start("app:create_app()", port, env), start("bench.bare_app:app", bare_port, env)]
+    port, bare_port, kept_port = free_port(), free_port(), free_port()
+    servers = [start("app:create_app()", port, dict(env, PDF_CACHE_MB="0")),
+               start("bench.bare_app:app", bare_port, env),
+               start("app:create_app()", kept_port, env)]
+    static = STATIC_DIR / f"bench-same-size-{os.getpid()}.pdf"
     try:
-        sheet_client, bare_client = Client(port), Client(bare_port)
-        for client in (sheet_client, bare_client):  # a first render on a busy machine is slow
-            client.conn.timeout = 600
+        sheet_client, bare_client, kept_client = Client(port), Client(bare_port), Client(kept_port)
+        share_client = Client(kept_port)
+        for client in (sheet_client, bare_client, kept_client):  # a first render on a busy
+            client.conn.timeout = 600                           # machine is slow
         log_in(sheet_client)   # the sheet is for the club's accounts
-        def get(client: Any, path: str) -> None:
-            status, _body, _t = client.request("GET", path)
+        log_in(kept_client)
+
+        def get(client: Any, path: str) -> str:
+            status, body, _t = client.request("GET", path)
             if status != 200:
                 raise SystemExit(f"GET {path}: HTTP {status}")
+            return str(body)
 
-        return in_turns(lambda: get(sheet_client, f"/games/{game_id}/sheet.pdf"),
-                        lambda: get(bare_client, "/bare.pdf"), repeat)
+        def raw(client: Any, path: str) -> bytes:
+            headers = {"Accept-Language": "es",
+                       "Cookie": "; ".join(f"{k}={v}" for k, v in client.cookies.items())}
+            client.conn.request("GET", path, headers=headers)
+            response = client.conn.getresponse()
+            data = response.read()
+            if response.status != 200:
+                raise SystemExit(f"GET {path}: HTTP {response.status}")
+            return bytes(data)
+
+        out: dict[str, float] = {}
+        out["sheet"], out["bare"] = in_turns(lambda: get(sheet_client, f"/games/{game_id}/sheet.pdf"),
+                                             lambda: get(bare_client, "/bare.pdf"), repeat)
+        sheet_path, share_path = f"/games/{game_id}/sheet.pdf", f"/s/{token}/sheet.pdf"
+        first = raw(kept_client, sheet_path)             # rendered and kept
+        if raw(share_client, share_path) != first or not first.startswith(b"%PDF-"):
+            raise SystemExit("the share link's PDF differs from the game's")
+        static.write_bytes(first)                        # a static file of the same size
+        static_path = f"/static/{static.name}"
+        many = max(repeat * 20, 100)
+        out["size"] = len(first)
+        out["kept"], out["static"] = in_turns(lambda: raw(kept_client, sheet_path),
+                                              lambda: raw(kept_client, static_path), many)
+        out["shared"], out["static2"] = in_turns(lambda: raw(share_client, share_path),
+                                                 lambda: raw(share_client, static_path), many)
+        return out
     finally:
+        static.unlink(missing_ok=True)
         for proc in servers:
             proc.terminate()
             try:
@@ -304,11 +348,20 @@ def main() -> None:
                   f"text, drawing) is paid in bulk too, so bulk/singles cannot go below "
                   f"~{(per_sheet - empty) / per_sheet:.2f}x")
     if not args.no_http:
-        http_sheet, http_bare = over_http(record, args.repeat)
-        print(f"(c) over HTTP, GET /games/<id>/sheet.pdf : {http_sheet * 1000:8.1f} ms")
+        http = over_http(record, args.repeat)
+        http_sheet, http_bare = http["sheet"], http["bare"]
+        print(f"(c) over HTTP, GET /games/<id>/sheet.pdf : {http_sheet * 1000:8.1f} ms  (rendered "
+              "each time: kept renders off)")
         print(f"    GET /bare.pdf (bare 20x6 render)    : {http_bare * 1000:8.1f} ms")
         print(f"    sheet.pdf / bare.pdf                : {http_sheet / http_bare:8.2f}x  "
               f"(against the in-process bare render: {http_sheet / bare:.2f}x)")
+        print(f"(f) a repeat download (the render kept, {http['size'] / 1000:.1f} kB), in turns with "
+              f"GET /static/ of a file of the same size on the same server:")
+        print(f"    GET /games/<id>/sheet.pdf again     : {http['kept'] * 1000:8.2f} ms  against "
+              f"{http['static'] * 1000:.2f} ms: {http['kept'] / http['static']:.2f}x (target <= 1.5x); "
+              f"{http_sheet / http['kept']:.0f}x faster than rendering it")
+        print(f"    GET /s/<token>/sheet.pdf again      : {http['shared'] * 1000:8.2f} ms  against "
+              f"{http['static2'] * 1000:.2f} ms: {http['shared'] / http['static2']:.2f}x (target <= 1.5x)")
     if args.instructions:
         bare_i, sheet_i = instructions("bare", args.seed), instructions("sheet", args.seed)
         floor_i, unstyled_i = instructions("floor", args.seed), instructions("unstyled", args.seed)

@@ -150,7 +150,8 @@ def make_app(database_url: str, **config: Any) -> Any:
 
     settings = {"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret",
                 "WTF_CSRF_ENABLED": False,
-                "EXPORTS_DIR": tempfile.mkdtemp(prefix="kingsheet-exports-")}
+                "EXPORTS_DIR": tempfile.mkdtemp(prefix="kingsheet-exports-"),
+                "PDF_CACHE_DIR": tempfile.mkdtemp(prefix="kingsheet-pdf-cache-")}
     settings.update(config)
     application = create_app(settings)
     application.test_client_class = _client_class()

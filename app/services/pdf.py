@@ -15,16 +15,65 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, bindparam, select
 from sqlalchemy.orm import Session
 
-from app.models import SeatResult, StoredResult
+from app.models import Game, GameLink, LinkKind, SeatResult, StoredResult
 from app.rules import RecordError, fingerprint, get_profile
 from app.rules.cards import RANKS
 from app.rules.profiles import RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_PENALTIES, RIFKI_QUOTA
 from app.rules.schedule import slot_for
 from app.services import queries
 from app.services.results import day_start
+
+
+@dataclass(frozen=True)
+class PdfStamp:
+    """What names a game's printed content, read without its record: enough to find a kept
+    render (``app.pdf_cache``) in one statement. ``record_digest`` and ``n_rows`` come
+    from the stored results (written with the record, in its transaction); None when the
+    game has none yet. ``share_token`` is its live share link (the PDF footer prints it)."""
+
+    game_id: int
+    version: int
+    created_at: datetime | None
+    record_digest: str | None
+    n_rows: int | None
+    share_token: str | None
+
+
+def _stamp_statements() -> tuple[Any, Any]:
+    """The two statements of :func:`pdf_stamp` (by game id, by share token), built once:
+    a PDF download that finds its render kept runs one of them and reads nothing else."""
+    latest_share = (select(GameLink.token)
+                    .where(GameLink.game_id == Game.id, GameLink.kind == LinkKind.SHARE,
+                           GameLink.ended_at.is_(None))
+                    .order_by(GameLink.id.desc()).limit(1).correlate(Game).scalar_subquery())
+    base = (select(Game.id, Game.version, Game.created_at, StoredResult.record_digest,
+                   StoredResult.n_rows, latest_share)
+            .outerjoin(StoredResult, StoredResult.game_id == Game.id))
+    by_id = base.where(Game.id == bindparam("game_id"))
+    by_token = base.join(GameLink, and_(GameLink.game_id == Game.id,
+                                        GameLink.token == bindparam("token"),
+                                        GameLink.kind == LinkKind.SHARE, GameLink.ended_at.is_(None)))
+    return by_id, by_token
+
+
+_STAMP_BY_ID, _STAMP_BY_TOKEN = _stamp_statements()
+
+
+def pdf_stamp(session: Session, game_id: int | None = None, *,
+              share_token: str | None = None) -> PdfStamp | None:
+    """The :class:`PdfStamp` of a game, by id or by a live share token (None: no such game,
+    or the token is unknown or revoked): one statement."""
+    if share_token is not None:
+        row = session.connection().execute(_STAMP_BY_TOKEN, {"token": share_token}).first()
+    else:
+        row = session.connection().execute(_STAMP_BY_ID, {"game_id": game_id}).first()
+    if row is None:
+        return None
+    return PdfStamp(int(row[0]), int(row[1]), row[2], row[3], row[4], row[5])
+
 
 #: How sheets are laid on the page: "auto" is each game's :func:`default_orientation`.
 ORIENTATIONS = ("auto", "portrait", "landscape")
@@ -232,6 +281,12 @@ def game_sheet_doc(session: Session, game_id: int, lang: str) -> dict[str, Any] 
     game = queries.get_game(session, game_id)
     if game is None:
         return None
+    return sheet_doc_or_error(game, lang)
+
+
+def sheet_doc_or_error(game: Any, lang: str) -> dict[str, Any]:
+    """:func:`sheet_doc`, or for a record that no longer replays its header and the error
+    (``error``; the bulk export prints it)."""
     try:
         return sheet_doc(game, lang)
     except RecordError as e:  # a broken record still prints its header and the error

@@ -43,13 +43,13 @@ from app.forms import choices
 from app.models import ExportJob, ExportState
 from app.rules import fingerprint
 from app.services import exports as exports_service
-from app.services import links, queries
 from app.services import pdf as pdf_service
-from app.web import event_pdf
+from app.services import queries
+from app.web import event_pdf, export_pool
 from app.web.chart import legend, progression_svg
-from app.web.common import lang, load_game_or_404
+from app.web.common import lang
 from app.web.diagram import table_svg
-from app.web.printing import export_blank_pdf, export_sheet_pdf, hand_pdf, pdf_response, sheet_pdf
+from app.web.printing import blank_pdf, bulk_sheet_pdf, game_link, hand_pdf, sheet_pdf
 
 bp = Blueprint("pdf", __name__)
 
@@ -75,17 +75,6 @@ def pdf_chart(doc: dict[str, Any]) -> Markup:
     running = [r["running_totals"] for r in doc.get("hands", [])]
     svg = progression_svg(doc["players"], running, _("Running totals, hand by hand"), lean=True)
     return _with_font(svg) + legend(doc["players"])
-
-
-def game_link(game_id: int) -> str:
-    """The address printed (and QR-coded) in a game's PDF footer: where a reader of the
-    paper finds the game. The ONE place that decides it: the game's share link when it has
-    one (anyone holding the paper can follow it, no account needed), else its sheet (for
-    the club's accounts). Printing never makes a share link: sharing is the scorer's call."""
-    share = links.active_share(get_session(), game_id)
-    if share is not None:
-        return url_for("share.sheet", token=share.token, _external=True)
-    return url_for("games.sheet", game_id=game_id, _external=True)
 
 
 @bp.app_template_global("game_link")
@@ -121,19 +110,17 @@ def record_fingerprint(game_id: int) -> str:
 
 @bp.get("/games/<int:game_id>/sheet.pdf")
 def sheet(game_id: int) -> Response:
-    return sheet_pdf(load_game_or_404(game_id))
+    return sheet_pdf(pdf_service.pdf_stamp(get_session(), game_id))
 
 
 @bp.get("/games/<int:game_id>/hands/<int:row>.pdf")
 def hand(game_id: int, row: int) -> Response:
-    return hand_pdf(load_game_or_404(game_id), row)
+    return hand_pdf(pdf_service.pdf_stamp(get_session(), game_id), row)
 
 
 @bp.get("/games/<int:game_id>/blank.pdf")
 def blank(game_id: int) -> Response:
-    game = load_game_or_404(game_id)
-    doc = pdf_service.blank_doc(game, lang())
-    return pdf_response(export_blank_pdf(doc), f"kingsheet-{game_id}-blank.pdf")
+    return blank_pdf(pdf_service.pdf_stamp(get_session(), game_id))
 
 
 # --- bulk exports -----------------------------------------------------------------------
@@ -224,7 +211,9 @@ class ExportRunner:
             renderer = exports_service.Renderer(
                 find_games=lambda s, p: pdf_service.find_games(s, **exports_service.criteria(p)),
                 render_game=lambda s, gid: _render_game(s, gid, language, orientation),
-                label=lambda gid: str(_("Game %(id)s", id=gid)))
+                label=lambda gid: str(_("Game %(id)s", id=gid)),
+                render_all=lambda ids: export_pool.pool_renders(self.app, ids, language, orientation,
+                                                                params.get("base_url")))
             title: Callable[[int], str] = _sheets_title
             if event_pdf.is_event_job(params):   # an event: its standings, then its tables
                 renderer = event_pdf.event_renderer(
@@ -252,10 +241,7 @@ def _exports_dir(app: Flask) -> Path:
 
 
 def _render_game(session: Any, game_id: int, language: str, orientation: str) -> bytes | None:
-    doc = pdf_service.game_sheet_doc(session, game_id, language)
-    if doc is None:
-        return None
-    return export_sheet_pdf(doc, orientation)
+    return bulk_sheet_pdf(session, game_id, language, orientation)
 
 
 def runner(app: Flask | None = None) -> ExportRunner:
