@@ -4,19 +4,25 @@ measured in the same run.
 Each figure comes from a fresh process (``ru_maxrss`` is a high-water mark):
 
   baseline  the app rendering an export of ONE game (imports, fonts, one render);
-  job       the export job of N games as the app runs it (``ExportRunner.run_one``:
-            game by game into part files of ``CHUNK`` games, joined at the end);
+  job       the export job of N games as the app runs it (``ExportRunner.run_one``: its
+            games rendered by a pool of one process per core, app/web/export_pool.py, into
+            part files of ``CHUNK`` games, joined at the end); the peak of the largest
+            render process is shown beside the runner's;
+  serial    the same job rendered game by game in the runner (EXPORT_PROCESSES=1), timed
+            against ``job`` for the speed-up;
   one-doc   (``--old``) the former way: every game's doc built first, then ONE WeasyPrint
             document for all of them (what grew a worker from 112 to 523 MB for 425 games).
 
 Run: .venv/bin/python bench/exports.py [--games N] [--old]
 The last line is `ratio: R` (job peak over baseline peak; issue 8 asks for a worker under
-~200 MB with 1,000 games).
+~200 MB with 1,000 games; issue 28 for a speed-up of at least 1.6x on 2 cores).
+Kept renders (app/pdf_cache.py) are off: every export renders every game.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -29,15 +35,21 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def _app(db: str, exports: str) -> Any:
+def _app(db: str, exports: str, processes: int | None = None) -> Any:
     from app import create_app
 
+    # nothing kept: every export renders every game (app/pdf_cache.py would serve repeats)
     return create_app({"DATABASE_URL": db, "SECRET_KEY": "bench", "EXPORTS_DIR": exports,
-                       "TESTING": True})
+                       "TESTING": True, "PDF_CACHE_MB": 0, "EXPORT_PROCESSES": processes})
 
 
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _children_peak_mb() -> float:
+    """The largest peak of this process's finished children (the render processes)."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def child(mode: str, db: str, exports: str, games: int) -> dict[str, Any]:
@@ -47,7 +59,7 @@ def child(mode: str, db: str, exports: str, games: int) -> dict[str, Any]:
     from app.services import exports as exports_service
     from app.web.pdf import ExportRunner
 
-    app = _app(db, exports)
+    app = _app(db, exports, 1 if mode == "serial" else None)
     start = time.perf_counter()
     if mode == "one-doc":
         from app.services import pdf as pdf_service
@@ -76,7 +88,8 @@ def child(mode: str, db: str, exports: str, games: int) -> dict[str, Any]:
             pages = done.pages
             size = (Path(exports) / str(done.file_path)).stat().st_size
     return {"mode": mode, "games": games, "seconds": time.perf_counter() - start,
-            "peak_mb": _peak_mb(), "pages": pages, "bytes": size}
+            "peak_mb": _peak_mb(), "child_peak_mb": _children_peak_mb(), "pages": pages,
+            "bytes": size}
 
 
 def measure(mode: str, db: str, exports: str, games: int) -> dict[str, Any]:
@@ -114,13 +127,20 @@ def main() -> None:
         db = f"sqlite:///{tmp}/bench.sqlite"
         exports = f"{tmp}/exports"
         make_games(db, exports, args.games)
-        rows = [measure("job", db, exports, 1), measure("job", db, exports, args.games)]
+        rows = [measure("serial", db, exports, 1), measure("job", db, exports, args.games),
+                measure("serial", db, exports, args.games)]
         if args.old:
             rows.append(measure("one-doc", db, exports, args.games))
-    names = ["baseline (1 game)", f"export job ({args.games} games)", f"one document ({args.games} games)"]
+    names = ["baseline (1 game)", f"export job ({args.games} games)",
+             f"serial export ({args.games} games)", f"one document ({args.games} games)"]
     for name, row in zip(names, rows, strict=False):
-        print(f"{name:28s}: peak RSS {row['peak_mb']:7.1f} MB  {row['seconds']:7.1f} s  "
+        children = (f" (each render process at most {row['child_peak_mb']:.1f} MB)"
+                    if row["child_peak_mb"] > 0 else "")
+        print(f"{name:30s}: peak RSS {row['peak_mb']:7.1f} MB{children}  {row['seconds']:7.1f} s  "
               f"{row['pages']} pages  {row['bytes'] / 1e6:.1f} MB PDF")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(f"speed-up of the export job on {cores} cores over the serial export: "
+          f"{rows[2]['seconds'] / rows[1]['seconds']:.2f}x (target >= 1.6x on 2 cores)")
     print(f"ratio: {rows[1]['peak_mb'] / rows[0]['peak_mb']:.2f}")
 
 

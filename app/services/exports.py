@@ -2,7 +2,8 @@
 
 A request only records the job (:func:`create_job`); a worker's runner thread claims queued
 jobs one at a time (:func:`claim_next`, an atomic ``UPDATE ... WHERE state = 'queued'``)
-and renders them game by game (:func:`render_job`), writing its progress -- and so its
+and renders them game by game (:func:`render_job`; or takes them in order from a pool of
+processes, ``Renderer.render_all``), writing its progress -- and so its
 heartbeat -- to the job's row. Any worker answers for any job from the row. Memory stays
 bounded whatever the number of games: each game is rendered on its own (its footer reads
 as on its own sheet) into a part file of :data:`CHUNK` games, and the parts are joined at
@@ -25,6 +26,7 @@ import os
 import secrets
 import socket
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -176,6 +178,9 @@ class Renderer:
     render_game: Callable[[Session, int], bytes | None]
     #: A game's bookmark in the joined PDF.
     label: Callable[[int], str] = str
+    #: The PDFs of all the job's games in order, rendered elsewhere (a pool of processes),
+    #: or None to render them one by one with :attr:`render_game`.
+    render_all: Callable[[list[int]], AbstractContextManager[Iterator[bytes | None] | None]] | None = None
 
 
 def _chunks(ids: list[int], size: int) -> Iterator[list[int]]:
@@ -201,25 +206,27 @@ def render_job(make_session: sessionmaker[Session], job_id: str, root: Path,
     done = 0
     pages_so_far = 0
     try:
-        for k, chunk in enumerate(_chunks(ids, CHUNK)):
-            writer = PdfWriter()
-            with make_session() as session:   # a fresh session: no game stays loaded
-                for game_id in chunk:
-                    data = renderer.render_game(session, game_id)
-                    if data is not None:
-                        before = len(writer.pages)
-                        writer.append(io.BytesIO(data), import_outline=False)
-                        bookmarks.append((renderer.label(game_id), pages_so_far))
-                        pages_so_far += len(writer.pages) - before
-                    done += 1
-                    if done % 5 == 0:
-                        report(session, job_id, progress=done)
-                report(session, job_id, progress=done)
-            part = root / f"{job_id}.part{k:04d}.pdf"
-            with open(part, "wb") as fh:
-                writer.write(fh)
-            writer.close()
-            parts.append(part)
+        with (renderer.render_all(ids) if renderer.render_all else nullcontext(None)) as rendered:
+            for k, chunk in enumerate(_chunks(ids, CHUNK)):
+                writer = PdfWriter()
+                with make_session() as session:   # a fresh session: no game stays loaded
+                    for game_id in chunk:
+                        data = (next(rendered) if rendered is not None
+                                else renderer.render_game(session, game_id))
+                        if data is not None:
+                            before = len(writer.pages)
+                            writer.append(io.BytesIO(data), import_outline=False)
+                            bookmarks.append((renderer.label(game_id), pages_so_far))
+                            pages_so_far += len(writer.pages) - before
+                        done += 1
+                        if done % 5 == 0:
+                            report(session, job_id, progress=done)
+                    report(session, job_id, progress=done)
+                part = root / f"{job_id}.part{k:04d}.pdf"
+                with open(part, "wb") as fh:
+                    writer.write(fh)
+                writer.close()
+                parts.append(part)
         pages = _join(parts, root / f"{job_id}.pdf", title(len(ids)) if title else None,
                       bookmarks)
     except Exception as e:

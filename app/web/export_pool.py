@@ -1,0 +1,94 @@
+"""Bulk exports on every core: a job's games rendered by a pool of processes.
+
+A WeasyPrint render is pure CPU in one thread (and serialized by ``app.pdf``'s lock), so a
+runner rendering game by game uses one core. For a job of :data:`POOL_FROM` games or more,
+the runner starts a pool of one process per core (``EXPORT_PROCESSES``, default the cores
+this process may run on), each building its own app from the runner's configuration (no
+migration) and rendering games by id exactly as the runner would
+(:func:`app.web.printing.bulk_sheet_pdf`, the kept renders of ``app.pdf_cache`` included).
+The runner receives the PDFs in the games' order and joins them as before
+(``app.services.exports.render_job``): the job's rows, progress, limits and turns are the
+runner's, unchanged.
+
+Memory stays bounded: a process renders one game at a time and is replaced after
+:data:`TASKS_PER_PROCESS` games (what a long render leaves behind goes with it), and the
+runner holds at most the games of one part file. Processes are started by a fork server
+(never a fork of a worker with threads and open connections) and stop with the job.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Flask
+
+#: Jobs with fewer games render in the runner's own process (starting processes costs more).
+POOL_FROM = 8
+#: Games a render process renders before it is replaced by a fresh one.
+TASKS_PER_PROCESS = 100
+
+_worker: dict[str, Any] = {}
+
+
+def processes(app: Flask) -> int:
+    """How many render processes a job may use: ``EXPORT_PROCESSES``, else one per core."""
+    configured = app.config.get("EXPORT_PROCESSES")
+    if configured:
+        return max(1, int(configured))
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:            # not on Linux
+        return os.cpu_count() or 1
+
+
+def worker_config(app: Flask) -> dict[str, Any]:
+    """The runner's configuration for a render process's own app (what can be sent)."""
+    out: dict[str, Any] = {}
+    for key, value in app.config.items():
+        try:
+            pickle.dumps(value)
+        except Exception:  # noqa: BLE001, S112 - a setting that cannot travel is not a render's
+            continue
+        out[key] = value
+    out["AUTO_MIGRATE"] = False
+    return out
+
+
+def _start(config: dict[str, Any], language: str, orientation: str, base_url: str | None) -> None:
+    """A render process's start: its app, and the export's request (language, host)."""
+    from app import create_app
+
+    app = create_app(config)
+    context = app.test_request_context("/exports", base_url=base_url,
+                                       headers={"Accept-Language": language})
+    context.push()
+    _worker.update(app=app, context=context, language=language, orientation=orientation)
+
+
+def _render(game_id: int) -> bytes | None:
+    from app.db import get_db
+    from app.web.printing import bulk_sheet_pdf
+
+    with get_db(_worker["app"]).sessionmaker() as session:
+        return bulk_sheet_pdf(session, game_id, _worker["language"], _worker["orientation"])
+
+
+@contextmanager
+def pool_renders(app: Flask, ids: list[int], language: str, orientation: str,
+                 base_url: str | None) -> Iterator[Iterator[bytes | None] | None]:
+    """The PDFs of ``ids`` in order, rendered by a pool of processes; None when the job is
+    too small for a pool or there is one core (the runner renders them itself)."""
+    count = min(processes(app), len(ids))
+    if count < 2 or len(ids) < POOL_FROM:
+        yield None
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with context.Pool(count, initializer=_start,
+                      initargs=(worker_config(app), language, orientation, base_url),
+                      maxtasksperchild=TASKS_PER_PROCESS) as pool:
+        yield pool.imap(_render, ids, chunksize=1)
