@@ -188,17 +188,29 @@ def _write_ratings(session: Session, profile: str, player_ids: set[int], states:
         session.execute(stmt, rows[k:k + 2000])
 
 
-def recompute_from(session: Session, profile: str, at: Position | None) -> int:
+Game = tuple[int, datetime, list[SeatLine]]     # (game id, played at, its four seats)
+
+
+def recompute_from(session: Session, profile: str, at: Position | None,
+                   changed: Sequence[Game] | None = None) -> int:
     """Deletes the profile's steps from ``at`` on (every step when None) and rates the
-    finished games from there again, in the caller's transaction. Returns the games rated."""
+    finished games from there again, in the caller's transaction. Returns the games rated.
+
+    ``changed``: the game at ``at`` is the one that changed, as it now stands (one game, or
+    none when it is no longer finished in this profile); when no later game had a step,
+    only it is rated, without reading the games again (a save of the latest game)."""
     _lock(session, profile)
     rs = RatingStep
     later = and_(rs.profile == profile, _after(rs.played_at, rs.game_id, at))
-    touched = {int(pid) for pid in session.scalars(delete(rs).where(later).returning(rs.player_id))}
+    deleted = session.execute(delete(rs).where(later).returning(rs.player_id, rs.game_id)).all()
+    touched = {int(pid) for pid, _gid in deleted}
+    games: Iterable[Game] = finished_games(session, profile, at)
+    if changed is not None and at is not None and all(gid == at[1] for _pid, gid in deleted):
+        games = changed
     states: dict[int, State] = {}
     batch: list[dict[str, Any]] = []
     rated = 0
-    pending: list[tuple[int, datetime, list[SeatLine]]] = []
+    pending: list[Game] = []
 
     def flush() -> None:
         unknown = {s.player_id for _g, _p, seats in pending for s in seats} - states.keys()
@@ -211,7 +223,7 @@ def recompute_from(session: Session, profile: str, at: Position | None) -> int:
         batch.clear()
         pending.clear()
 
-    for game in finished_games(session, profile, at):
+    for game in games:
         pending.append(game)
         rated += 1
         if len(pending) >= CHUNK_ROWS // 4:
@@ -246,8 +258,13 @@ def after_change(session: Session, game_id: int, old: Sequence[dict[str, Any]],
             profile, at = str(rows[0]["profile"]), (rows[0]["played_at"], game_id)
             if profile not in starts or _naive(at[0]) < _naive(starts[profile][0]):
                 starts[profile] = at
+    now: list[Game] = []
+    if new and new[0]["complete"]:
+        now = [(game_id, new[0]["played_at"],
+                [SeatLine(int(r["seat"]), int(r["player_id"]), int(r["total"]), bool(r["won"]))
+                 for r in sorted(new, key=lambda r: int(r["seat"]))])]
     for profile, at in starts.items():
-        recompute_from(session, profile, at)
+        recompute_from(session, profile, at, now if new and new[0]["profile"] == profile else [])
 
 
 def after_new_games(session: Session, seat_rows: Sequence[dict[str, Any]]) -> None:
