@@ -17,10 +17,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 
-from app.models import Confirmation, ConfirmMethod, Game, GameStatus, SeatPin, User
+from app.models import (
+    Confirmation,
+    ConfirmMethod,
+    Game,
+    GameLink,
+    GameScorer,
+    GameStatus,
+    LinkKind,
+    Seat,
+    SeatPin,
+    User,
+)
 from app.rules.limits import has_visible_text
 from app.services import throttle
 from app.services.accounts import check_secret, hash_secret
@@ -101,6 +112,52 @@ def table_state(session: Session, game: Game) -> TableState:
                                has_pin=seat.seat in pins, user_id=linked.get(seat.player_id)))
     locked = game.status is GameStatus.COMPLETE and all(s.current for s in seats) and len(seats) == 4
     return TableState(seats=seats, locked=locked)
+
+
+@dataclass(frozen=True)
+class SheetState:
+    """What the sheet page shows besides the record, read in ONE statement
+    (:func:`sheet_state`): the table's confirmations, the live stamp's count of them, the
+    game's live share link and whether the user is one of its scorers."""
+
+    table: TableState
+    confirmations: int
+    share_token: str | None
+    scorer: bool
+
+
+def sheet_state(session: Session, game: Game, user_id: int | None) -> SheetState:
+    """The :class:`SheetState` of ``game`` for user ``user_id``: one row per seat, each with
+    its latest confirmation, whether it has a PIN and the account linked to its player, and
+    on every row the game's confirmation count, share token and the user's scorer flag."""
+    latest = (select(func.max(Confirmation.id))
+              .where(Confirmation.game_id == Seat.game_id, Confirmation.seat == Seat.seat)
+              .correlate(Seat).scalar_subquery())
+    has_pin = exists().where(SeatPin.game_id == Seat.game_id, SeatPin.seat == Seat.seat)
+    linked = (select(User.id).where(User.player_id == Seat.player_id).correlate(Seat)
+              .limit(1).scalar_subquery())
+    count = (select(func.count()).select_from(Confirmation)
+             .where(Confirmation.game_id == game.id).scalar_subquery())
+    share = (select(GameLink.token).where(GameLink.game_id == game.id, GameLink.kind == LinkKind.SHARE,
+                                          GameLink.ended_at.is_(None))
+             .order_by(GameLink.id.desc()).limit(1).scalar_subquery())
+    scorer = exists().where(GameScorer.game_id == game.id,
+                            GameScorer.user_id == (user_id if user_id is not None else -1))
+    rows = session.execute(
+        select(Seat.seat, Seat.player_id, has_pin, linked, Confirmation, count, share, scorer)
+        .select_from(Seat).outerjoin(Confirmation, Confirmation.id == latest)
+        .where(Seat.game_id == game.id).order_by(Seat.seat)).all()
+    seats = [SeatState(seat=int(r[0]), confirmation=r[4],
+                       current=r[4] is not None and r[4].version == game.version,
+                       has_pin=bool(r[2]), user_id=r[3]) for r in rows]
+    locked = game.status is GameStatus.COMPLETE and len(seats) == 4 and all(s.current for s in seats)
+    if not rows:     # a game without seats (none is made so): nothing to confirm
+        extra = session.execute(select(count, share, scorer)).one()
+        return SheetState(TableState(seats=[], locked=False), int(extra[0] or 0), extra[1],
+                          bool(extra[2]))
+    first = rows[0]
+    return SheetState(TableState(seats=seats, locked=locked), int(first[5] or 0), first[6],
+                      bool(first[7]))
 
 
 def confirmation_log(session: Session, game_id: int) -> list[tuple[Confirmation, str | None]]:

@@ -118,6 +118,18 @@ def game_access(game_id: int) -> Access:
     return cache[game_id]
 
 
+def known_game_access(game_id: int, scorer: bool) -> Access:
+    """:func:`game_access`, from whether the user is a scorer of the game as a page read it
+    with its own statement (``confirm.sheet_state``): the same rule as
+    ``accounts.can_score``, no statement of its own."""
+    u = user()
+    director = u is not None and u.is_director
+    access = Access(can_score=director or (u is not None and u.role is Role.SCORER and scorer),
+                    director=director)
+    g.setdefault("game_access", {})[game_id] = access
+    return access
+
+
 def sheet_locked(game_id: int) -> bool:
     """Whether the table confirmed this game's sheet (it is locked)."""
     game = get_session().get(Game, game_id)

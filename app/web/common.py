@@ -8,7 +8,7 @@ import io
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from flask import Response, abort, jsonify, request
+from flask import Response, abort, g, jsonify, request
 
 from app.db import get_session
 from app.security import id_arg
@@ -71,6 +71,16 @@ def etag_of(version: int, confirmations: int = 0) -> str:
     """``v<version>``, and ``c<n>`` after it once seats have confirmed the sheet (a
     confirmation changes no version, but every open sheet shows it)."""
     return f"v{version}c{confirmations}" if confirmations else f"v{version}"
+
+
+def remember_table_stamp(game_id: int, confirmations: int) -> None:
+    """The confirmations of a game as its page read them (``table_stamp`` then reads none)."""
+    g.setdefault("table_stamps", {})[game_id] = confirmations
+
+
+def known_table_stamp(game_id: int) -> int | None:
+    found: dict[int, int] = g.get("table_stamps", {})
+    return found.get(game_id)
 
 
 def stamp_response(game_id: int) -> Any:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
@@ -13,12 +14,12 @@ from app.forms.games import ImportForm, NewGameForm, option_field_name
 from app.forms.lists import GameFilterForm
 from app.rules import PROFILES, RecordError
 from app.security import Response
-from app.services import confirm, links, queries
+from app.services import confirm, queries
 from app.services import games as games_service
 from app.services.errors import BadInput
 from app.web import changelog
-from app.web.auth import actor, game_access, user
-from app.web.common import SafeCsvWriter, lang, load_game_or_404
+from app.web.auth import actor, known_game_access, user
+from app.web.common import SafeCsvWriter, lang, load_game_or_404, remember_table_stamp
 from app.web.diagram import table_svg
 from app.web.messages import problem_text
 from app.web.sheet_view import render_sheet
@@ -140,10 +141,22 @@ def _seat_error(form: Any, e: RecordError | BadInput) -> None:
 
 @bp.get("/games/<int:game_id>")
 def sheet(game_id: int) -> str:
+    """The sheet: besides the user (the guard) and the game, ONE statement reads the table's
+    confirmations, the live stamp, the share link and the user's rights (sheet_state)."""
     game = load_game_or_404(game_id)
-    session = get_session()
-    return render_sheet(game, table=confirm.table_state(session, game),
-                        share=links.active_share(session, game.id), access=game_access(game.id))
+    u = user()
+    state = confirm.sheet_state(get_session(), game, u.id if u is not None else None)
+    remember_table_stamp(game.id, state.confirmations)
+    share = SharedLink(state.share_token) if state.share_token is not None else None
+    return render_sheet(game, table=state.table, share=share,
+                        access=known_game_access(game.id, state.scorer))
+
+
+@dataclass(frozen=True)
+class SharedLink:
+    """A live share link as the sheet shows it (its token)."""
+
+    token: str
 
 
 @bp.get("/games/<int:game_id>/audit")

@@ -21,7 +21,7 @@ from app.db import get_session
 from app.security import Response as SafeResponse
 from app.security import id_arg
 from app.services import queries
-from app.web.common import lang, load_game_or_404, safe_next, stamp_response
+from app.web.common import known_table_stamp, lang, load_game_or_404, safe_next, stamp_response
 
 bp = Blueprint("live", __name__)
 
@@ -31,7 +31,8 @@ POLL_MS = 1000  # the pages' interval: a save shows everywhere within about 1-2 
 @bp.app_template_global("table_stamp")
 def table_stamp(game_id: int) -> int:
     """The confirmations a page of this game was rendered with (its live status starts there)."""
-    return queries.confirmation_count(get_session(), game_id)
+    known = known_table_stamp(game_id)
+    return known if known is not None else queries.confirmation_count(get_session(), game_id)
 
 
 @bp.get("/games/<int:game_id>/live")

@@ -11,7 +11,7 @@ from app.db import get_session
 from app.services import confirm, links
 from app.services import pdf as pdf_service
 from app.web import printing
-from app.web.common import found_or_404, stamp_response
+from app.web.common import found_or_404, remember_table_stamp, stamp_response
 from app.web.referee_view import hand_record_page
 from app.web.sheet_view import render_sheet
 
@@ -25,8 +25,10 @@ def shared_or_404(token: str) -> Any:
 @bp.get("/s/<token>")
 def sheet(token: str) -> str:
     game = shared_or_404(token)
+    state = confirm.sheet_state(get_session(), game, None)
+    remember_table_stamp(game.id, state.confirmations)
     return render_sheet(game, "share/sheet.html", base_url=url_for("share.sheet", token=token),
-                        token=token, table=confirm.table_state(get_session(), game))
+                        token=token, table=state.table)
 
 
 @bp.get("/s/<token>/live")
