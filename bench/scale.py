@@ -250,10 +250,11 @@ def _seat_rows(session: Any, game_id: int) -> list[dict[str, Any]]:
         .where(SeatResult.game_id == game_id).order_by(SeatResult.seat))]
 
 
-def time_rating_update(app: Any, repeat: int, back: float) -> tuple[float, int]:
+def time_rating_update(app: Any, repeat: int, back: float) -> tuple[float, int, float]:
     """The median time of the ratings' part of a save that finishes a game ``back`` of the
-    way from the newest finished game to the oldest (0: the newest), each rolled back; and
-    how many games it rated."""
+    way from the newest finished game to the oldest (0: the newest), each rolled back; how
+    many games it rated; and the median CPU time of this process for it (on SQLite all the
+    work, so a busy machine hardly changes it)."""
     from sqlalchemy import select
 
     from app.db import get_session
@@ -267,14 +268,15 @@ def time_rating_update(app: Any, repeat: int, back: float) -> tuple[float, int]:
         game_id = ids[int((len(ids) - 1) * (1 - back))]
         new = _seat_rows(session, game_id)
         old = [dict(r, complete=False) for r in new]          # as it stood before the last hand
-        times, rated = [], 0
+        times, cpu, rated = [], [], 0
         for _ in range(repeat):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             ratings.after_change(session, game_id, old, new)
             times.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
             rated = sum(1 for i in ids if i >= game_id)
             session.rollback()
-        return statistics.median(times), rated
+        return statistics.median(times), rated, statistics.median(cpu)
 
 
 def time_rebuild(app: Any) -> tuple[float, Any, float]:
@@ -405,10 +407,11 @@ def run_db(label: str, urls: dict[int, tuple[str, Any]], pool: Any, args: argpar
             print(f"{label} {n:>7} games: "
                   + "  ".join(f"{k} {v * 1000:.1f} ms" for k, v in results[n].items()))
         for n in urls:
-            latest, _one = time_rating_update(apps[n], args.repeat, 0.0)
-            middle, rated = time_rating_update(apps[n], 3, 0.5)
+            latest, _one, latest_cpu = time_rating_update(apps[n], args.repeat, 0.0)
+            middle, rated, _cpu = time_rating_update(apps[n], 3, 0.5)
             print(f"{label} {n:>7} games: rating update when the latest game finishes "
-                  f"{latest * 1000:.2f} ms; a correction half way back rates {rated} rifki games "
+                  f"{latest * 1000:.2f} ms (CPU {latest_cpu * 1000:.2f} ms); a correction half way back "
+                  f"rates {rated} rifki games "
                   f"again in {middle * 1000:.0f} ms (load average {os.getloadavg()[0]:.1f} on "
                   f"{os.cpu_count()} cores)")
         n = max(urls)

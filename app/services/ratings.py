@@ -23,10 +23,10 @@ import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from openskill.models import PlackettLuce
-from sqlalchemy import and_, delete, func, insert, select, text, tuple_
+from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, text, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -140,19 +140,28 @@ def finished_games(session: Session, profile: str, at: Position | None = None
         start, strict = (games[-1][1], games[-1][0]), True
 
 
+def _last_states_query() -> Any:
+    """Each listed player's last step of a profile (built once: a select with a subquery
+    costs more to build than to run)."""
+    rs = RatingStep.__table__.c
+    last = (select(rs.player_id, func.max(rs.games).label("games"))
+            .where(rs.profile == bindparam("profile"), rs.player_id.in_(bindparam("ids", expanding=True)))
+            .group_by(rs.player_id).subquery())
+    return (select(rs.player_id, rs.mu, rs.sigma, rs.games, rs.points, rs.wins, rs.streak, rs.best_streak)
+            .join(last, and_(rs.player_id == last.c.player_id, rs.games == last.c.games))
+            .where(rs.profile == bindparam("profile")))
+
+
+LAST_STATES = _last_states_query()
+
+
 def _last_states(session: Session, profile: str, player_ids: Iterable[int]) -> dict[int, State]:
     """Each player's state after their last stored step of the profile (absent: none)."""
-    rs = RatingStep
     out: dict[int, State] = {}
     ids = list(player_ids)
     for k in range(0, len(ids), 500):
-        last = (select(rs.player_id, func.max(rs.games).label("games"))
-                .where(rs.profile == profile, rs.player_id.in_(ids[k:k + 500]))
-                .group_by(rs.player_id).subquery())
         for pid, mu, sigma, games, points, wins, streak, best in session.execute(
-                select(rs.player_id, rs.mu, rs.sigma, rs.games, rs.points, rs.wins, rs.streak, rs.best_streak)
-                .join(last, and_(rs.player_id == last.c.player_id, rs.games == last.c.games))
-                .where(rs.profile == profile)):
+                LAST_STATES, {"profile": profile, "ids": ids[k:k + 500]}):
             out[pid] = State(mu, sigma, games, points, wins, streak, best)
     return out
 
@@ -165,6 +174,19 @@ def _lock(session: Session, profile: str) -> None:
     if session.get_bind().dialect.name == "postgresql":
         session.execute(text("SELECT pg_advisory_xact_lock(:k)"),
                         {"k": zlib.crc32(f"rating:{profile}".encode())})
+
+
+def _rating_upsert(mod: Any) -> Any:
+    stmt = mod.insert(RATING_TABLE)
+    return stmt.on_conflict_do_update(index_elements=["player_id", "profile"],
+                                      set_={c: stmt.excluded[c] for c in ("mu", "sigma", "ordinal", "games")})
+
+
+#: The core tables (multi-row inserts without the ORM's bookkeeping) and the rating rows'
+#: upsert, built once (SQLite's, PostgreSQL's).
+STEP_TABLE = cast(Table, RatingStep.__table__)
+RATING_TABLE = cast(Table, Rating.__table__)
+RATING_UPSERT = (_rating_upsert(sqlite), _rating_upsert(postgresql))
 
 
 def _write_ratings(session: Session, profile: str, player_ids: set[int], states: dict[int, State]) -> None:
@@ -180,10 +202,7 @@ def _write_ratings(session: Session, profile: str, player_ids: set[int], states:
             for pid in ids if (s := states.get(pid)) is not None and s.games]
     if not rows:
         return
-    mod: Any = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-    stmt = mod.insert(Rating)
-    stmt = stmt.on_conflict_do_update(index_elements=["player_id", "profile"],
-                                      set_={c: stmt.excluded[c] for c in ("mu", "sigma", "ordinal", "games")})
+    stmt = RATING_UPSERT[session.get_bind().dialect.name == "postgresql"]
     for k in range(0, len(rows), 2000):
         session.execute(stmt, rows[k:k + 2000])
 
@@ -219,7 +238,7 @@ def recompute_from(session: Session, profile: str, at: Position | None,
         for game_id, played_at, seats in pending:
             batch.extend(advance(states, profile, game_id, played_at, seats))
         if batch:
-            session.execute(insert(RatingStep), batch)
+            session.execute(insert(STEP_TABLE), batch)
         batch.clear()
         pending.clear()
 
