@@ -7,7 +7,8 @@ Each figure comes from a fresh process (``ru_maxrss`` is a high-water mark):
   job       the export job of N games as the app runs it (``ExportRunner.run_one``: its
             games rendered by a pool of one process per core, app/web/export_pool.py, into
             part files of ``CHUNK`` games, joined at the end); the peak of the largest
-            render process is shown beside the runner's;
+            child process (a render process, started by "spawn" here) is shown beside
+            the runner's;
   serial    the same job rendered game by game in the runner (EXPORT_PROCESSES=1), timed
             against ``job`` for the speed-up;
   one-doc   (``--old``) the former way: every game's doc built first, then ONE WeasyPrint
@@ -57,9 +58,11 @@ def child(mode: str, db: str, exports: str, games: int) -> dict[str, Any]:
     from app.db import get_db
     from app.models import ExportJob
     from app.services import exports as exports_service
+    from app.web import export_pool
     from app.web.pdf import ExportRunner
 
-    app = _app(db, exports, 1 if mode == "serial" else None)
+    export_pool.START_METHOD = "spawn"   # render processes as this process's own children,
+    app = _app(db, exports, 1 if mode == "serial" else None)   # whose peaks getrusage reports
     start = time.perf_counter()
     if mode == "one-doc":
         from app.services import pdf as pdf_service
@@ -134,7 +137,7 @@ def main() -> None:
     names = ["baseline (1 game)", f"export job ({args.games} games)",
              f"serial export ({args.games} games)", f"one document ({args.games} games)"]
     for name, row in zip(names, rows, strict=False):
-        children = (f" (each render process at most {row['child_peak_mb']:.1f} MB)"
+        children = (f" (its largest child process {row['child_peak_mb']:.1f} MB)"
                     if row["child_peak_mb"] > 0 else "")
         print(f"{name:30s}: peak RSS {row['peak_mb']:7.1f} MB{children}  {row['seconds']:7.1f} s  "
               f"{row['pages']} pages  {row['bytes'] / 1e6:.1f} MB PDF")

@@ -30,6 +30,10 @@ from flask import Flask
 POOL_FROM = 8
 #: Games a render process renders before it is replaced by a fresh one.
 TASKS_PER_PROCESS = 100
+#: How render processes start: from a fork server (never a fork of a worker with threads and
+#: open connections); "spawn" where there is none (bench/exports.py uses it to measure them:
+#: spawned processes are the runner's own children).
+START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 _worker: dict[str, Any] = {}
 
@@ -86,8 +90,7 @@ def pool_renders(app: Flask, ids: list[int], language: str, orientation: str,
     if count < 2 or len(ids) < POOL_FROM:
         yield None
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    context = multiprocessing.get_context(START_METHOD)
     with context.Pool(count, initializer=_start,
                       initargs=(worker_config(app), language, orientation, base_url),
                       maxtasksperchild=TASKS_PER_PROCESS) as pool:

@@ -4,7 +4,29 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+
+@contextmanager
+def sql_statements(app: Any) -> Iterator[list[str]]:
+    """The SQL statements the app's engine runs inside the block (a SQLAlchemy event)."""
+    from sqlalchemy import event
+
+    from app.db import get_db
+
+    seen: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    engine = get_db(app).engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
 
 
 def csrf_from(html: str) -> str:

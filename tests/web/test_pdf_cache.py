@@ -13,6 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests.conftest import load_record
+from tests.web.helpers import sql_statements
 
 
 @pytest.fixture
@@ -245,9 +246,6 @@ def test_a_bulk_export_shares_the_kept_sheets(app, client, make_game, renders):
 def test_a_kept_pdf_reads_one_statement_besides_the_login(app, client, make_game, renders):
     """A download that finds its render kept reads the game's stamp (version, stored
     digest, share link) in one statement: not the record, no replay."""
-    from sqlalchemy import event
-
-    from app.db import get_db
     from app.services import links
 
     gid = make_game(record=load_record("ru32_complete.json"))
@@ -259,19 +257,10 @@ def test_a_kept_pdf_reads_one_statement_besides_the_login(app, client, make_game
     anonymous.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     first = get_pdf(anonymous, f"/s/{token}/sheet.pdf")
     assert get_pdf(client, f"/games/{gid}/sheet.pdf") == first    # (the site has users: kept)
-    statements: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    engine = get_db(app).engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
+    with sql_statements(app) as statements:
         assert get_pdf(anonymous, f"/s/{token}/sheet.pdf") == first
         assert len(statements) == 1 and "record_digest" in statements[0]
         statements.clear()
         assert get_pdf(client, f"/games/{gid}/sheet.pdf") == first
         assert len(statements) == 2                      # the logged-in user, the stamp
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
     assert len(renders) == 1

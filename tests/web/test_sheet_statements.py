@@ -3,30 +3,10 @@ SQL statements: the user (the guard), the game, and ONE for the table's confirma
 live stamp, the share link and the user's rights (services/confirm.sheet_state)."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from tests.conftest import load_record
-
-
-@contextmanager
-def statements(app: Any) -> Iterator[list[str]]:
-    from sqlalchemy import event
-
-    from app.db import get_db
-
-    seen: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    engine = get_db(app).engine
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
+from tests.web.helpers import sql_statements as statements
 
 
 def sheet(client: Any, gid: int) -> str:
