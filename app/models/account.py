@@ -60,6 +60,11 @@ class User(Base):
     def is_director(self) -> bool:
         return self.role is Role.DIRECTOR
 
+    @property
+    def may_start_games(self) -> bool:
+        """Scorers and directors start games (a player's account reads and confirms)."""
+        return self.role in (Role.DIRECTOR, Role.SCORER)
+
     def __repr__(self) -> str:
         return f"User({self.id!r}, {self.username!r}, {self.role.value})"
 

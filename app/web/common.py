@@ -122,3 +122,16 @@ class SafeCsvWriter:
 
     def writerow(self, row: list[Any]) -> None:
         self._writer.writerow([csv_cell(v) for v in row])
+
+
+def refused_for_lock(form: Any, e: Any, errors: dict[str, list[str]]) -> None:
+    """A save refused because the sheet is locked: the message goes next to the reason field
+    (a director's correction needs one) or, for anyone else, at the top of the form; the
+    values typed stay in the form (issue 27.3)."""
+    from app.web.messages import service_text
+
+    message = service_text(e)
+    field = getattr(form, "correction", None)
+    if field is not None:
+        field.errors = [*(field.errors or []), message]
+    errors.setdefault("__all__" if field is None else "correction", []).append(message)

@@ -17,9 +17,9 @@ from app.rules import RecordError
 from app.services import draft, entry, queries
 from app.services import hands as hands_service
 from app.services import setup as setup_service
-from app.services.errors import BadInput, ConflictError, NothingChanged
+from app.services.errors import BadInput, ConflictError, LockedError, NothingChanged
 from app.web.auth import actor, director_reason
-from app.web.common import lang, load_game_or_404, new_hand_row, stored_row_or_404
+from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
 from app.web.idempotent import note_problems, outbox_save
 from app.web.messages import field_label, problem_text, translate_error
 from app.web.words import signed
@@ -323,6 +323,11 @@ def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, 
             get_session(), game, min(form.version.data or 0, game.version), lang())
         form.version.data = e.current_version
         form.version.raw_data = [str(e.current_version)]
+        return render_template("hands/entry.html", **page), 409
+    except LockedError as e:
+        # the values typed stay; what is missing is said next to the reason field
+        refused_for_lock(form, e, page["errors"])
+        note_problems(page["errors"])
         return render_template("hands/entry.html", **page), 409
     except NothingChanged:
         flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))

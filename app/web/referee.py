@@ -25,10 +25,10 @@ from app.security import id_arg
 from app.services import draft, entry, queries
 from app.services import referee as svc
 from app.services import setup as setup_service
-from app.services.errors import BadInput, ConflictError, NothingChanged
+from app.services.errors import BadInput, ConflictError, LockedError, NothingChanged
 from app.web import referee_view as view_of
 from app.web.auth import actor, director_reason
-from app.web.common import lang, load_game_or_404, new_hand_row, stored_row_or_404
+from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
 from app.web.idempotent import note_problems, outbox_save
 from app.web.messages import problem_text, translate_error
 from app.web.words import violation_row
@@ -320,6 +320,9 @@ def _save_played(game: Any, entered: draft.HandDraft, form: SaveTricksForm,
     except BadInput as e:
         errors.setdefault("__all__", []).append(problem_text(e))
         return None, 400
+    except LockedError as e:
+        refused_for_lock(form, e, errors)
+        return None, 409
     except NothingChanged:
         return NothingChanged, None
     return saved, None
@@ -455,6 +458,9 @@ def ruling(game_id: int, n: int) -> Any:
         return _hand_page(game, index, form, {"__all__": [
             _("Someone else changed this game meanwhile: nothing was saved. Check the hand "
               "and press the button again.")]}, 409)
+    except LockedError as e:
+        refused_for_lock(form, e, errors)
+        return _hand_page(game, index, form, errors, 409)
     except NothingChanged:
         flash(_("Nothing changed: hand row %(n)s already had this ruling.", n=n))
         return redirect(url_for("referee.hand", game_id=game_id, n=n) + "#ruling", code=303)

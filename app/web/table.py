@@ -10,11 +10,11 @@ from flask_babel import gettext as _
 
 from app.db import get_session
 from app.forms.auth import LogoutForm as PostForm  # a form with only its CSRF token
-from app.services import accounts, confirm, links, throttle
+from app.services import accounts, confirm, links, queries, throttle
 from app.services.errors import BadInput, ForbiddenError, SheetChanged
 from app.services.throttle import Throttled
 from app.web.auth import forbidden, game_access, user
-from app.web.common import found_or_404, load_game_or_404
+from app.web.common import found_or_404, lang, load_game_or_404
 from app.web.messages import service_text
 
 bp = Blueprint("table", __name__)
@@ -22,22 +22,26 @@ bp = Blueprint("table", __name__)
 #: Wrong PINs are counted per game seat (app/services/throttle.py): after 5 the seat waits.
 
 
-def _waiting(game: Any, e: Throttled) -> Any:
+def _waiting(game: Any, e: Throttled, seat: int | None) -> Any:
     """A seat that waits after wrong PINs: the page says until when (429, Retry-After)."""
     response = make_response(_confirm_page(game, _(
         "Too many wrong PINs for this seat: wait %(n)s seconds and try again.", n=e.retry_after),
-        429))
+        429, seat))
     response.headers["Retry-After"] = str(e.retry_after)
     return response
 
 
-def _confirm_page(game: Any, error: str | None = None, status: int = 200) -> Any:
+def _confirm_page(game: Any, error: str | None = None, status: int = 200,
+                  seat: int | None = None) -> Any:
+    """The four seats, each with its total, its state and its way to confirm; a refusal is
+    shown next to the seat it is about (``seat``), or above them all."""
     session = get_session()
     u = user()
     return render_template("table/confirm.html", game=game, players=list(game.record["players"]),
                            table=confirm.table_state(session, game), access=game_access(game.id),
                            waits=throttle.seat_waits(session, game.id),
-                           me=u.id if u is not None else None, error=error,
+                           me=u.id if u is not None else None, error=error, error_seat=seat,
+                           sheet=queries.sheet_view(game, lang()),
                            complete=game.status.value == "complete"), status
 
 
@@ -67,9 +71,9 @@ def confirm_sheet(game_id: int) -> Any:
     except SheetChanged as e:
         return _confirm_page(game, service_text(e), 409)
     except BadInput as e:
-        return _confirm_page(game, service_text(e), 422)
+        return _confirm_page(game, service_text(e), 422, seat if seat in range(4) else None)
     except Throttled as e:
-        return _waiting(game, e)
+        return _waiting(game, e, seat if seat in range(4) else None)
     players = game.record["players"]
     flash(_("%(name)s confirmed the sheet.", name=players[seat]))
     if confirm.is_locked(get_session(), game):

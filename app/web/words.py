@@ -374,6 +374,19 @@ def local_date(value: date | datetime | str | None, fmt: str = "medium") -> str:
     return str(format_date(value, fmt))
 
 
+def name_list(names: list[str]) -> str:
+    """Names as a sentence lists them in the page's language ("Ana, Beto y Carla")."""
+    from babel.lists import format_list
+
+    return str(format_list(list(names), locale=current_lang())) if names else ""
+
+
+def final_order(totals: list[int] | None) -> list[int]:
+    """The seats from the highest total down (seat order among equals)."""
+    found = list(totals or [0, 0, 0, 0])
+    return sorted(range(len(found)), key=lambda s: (-found[s], s))
+
+
 def time_zone() -> str:
     return str(current_app.config.get("BABEL_DEFAULT_TIMEZONE") or "UTC")
 
@@ -392,7 +405,8 @@ def init_words(app: Flask) -> None:
                                  LANGUAGE_NAMES=LANGUAGE_NAMES, time_zone=time_zone,
                                  call_text=call_text, call_what=call_what,
                                  violation_text=violation_row, evidence_text=evidence_text,
-                                 explanation_text=explanation_text)
+                                 explanation_text=explanation_text, name_list=name_list,
+                                 final_order=final_order)
 
     @app.context_processor
     def inject() -> dict[str, Any]:

@@ -4,6 +4,7 @@
   "use strict";
   document.addEventListener("submit", function (event) {
     var form = event.target;
+    if (event.defaultPrevented || form.dataset.confirmed) return;   // asked already (offline.js)
     if (form.matches && form.matches("form[data-confirm]") && !window.confirm(form.dataset.confirm)) {
       event.preventDefault();
     }

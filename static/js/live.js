@@ -78,7 +78,7 @@
     var x = window.scrollX, y = window.scrollY;
     var focused = document.activeElement && document.activeElement.id;
     var known = {};
-    document.querySelectorAll("[data-live-region] tr[id]").forEach(function (tr) { known[tr.id] = true; });
+    document.querySelectorAll("[data-live-region] tr[id]").forEach(function (tr) { known[tr.id] = rowText(tr); });
     doc.querySelectorAll("[data-live-region]").forEach(function (fresh) {
       var old = document.getElementById(fresh.id);
       if (!old) return;
@@ -86,9 +86,12 @@
       var adopted = document.importNode(fresh, true);
       old.replaceWith(adopted);
     });
+    var changedRows = [];
     document.querySelectorAll("[data-live-region] tr[id]").forEach(function (tr) {
-      if (!known[tr.id]) tr.classList.add("live-new");
+      if (known[tr.id] === undefined) tr.classList.add("live-new");
+      else if (known[tr.id] !== rowText(tr) && /^hand-\d+$/.test(tr.id)) changedRows.push(tr);
     });
+    if (changedRows.length) whoChanged(changedRows, base);
     var title = doc.querySelector("title");
     if (title) document.title = title.textContent;
     var st = doc.getElementById("live-status");
@@ -102,6 +105,52 @@
     document.dispatchEvent(new CustomEvent("live:swapped"));
     if (st) table = +st.dataset.table || 0;
     return st ? +st.dataset.version : null;
+  }
+
+  function rowText(tr) { return tr.textContent.replace(/\s+/g, " "); }
+
+  // A hand row another phone changed (not added) stays marked, with who changed it and a
+  // note above the sheet, until this phone's scorer closes the note (issue 27.6).
+  function whoChanged(rows, since) {
+    var changes = d.changesUrl;
+    rows.forEach(function (tr) { tr.classList.add("live-changed"); });
+    if (!changes) return;
+    var sep = changes.indexOf("?") < 0 ? "?" : "&";
+    fetch(changes + sep + "since=" + since, {cache: "no-store", credentials: "same-origin"})
+      .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var list = doc.querySelector(".change-list");
+        rows.forEach(function (tr) {
+          var n = tr.id.slice(5);
+          var li = doc.querySelector('.change-list li[data-row="' + n + '"]');
+          var cell = tr.querySelector("th");
+          if (!li || !cell || cell.querySelector(".changed-by")) return;
+          var mark = document.createElement("span");
+          mark.className = "mark changed-by";
+          mark.textContent = "✎ " + li.dataset.who;
+          cell.appendChild(mark);
+        });
+        if (!list) return;
+        var note = document.getElementById("live-changed") || document.createElement("div");
+        note.id = "live-changed";
+        note.className = "flash live-changed-note";
+        note.setAttribute("role", "status");
+        note.replaceChildren(document.importNode(list, true));
+        var close = document.createElement("button");
+        close.type = "button";
+        close.className = "button small";
+        close.id = "live-changed-close";
+        close.textContent = "✓ " + (d.tSeen || "OK");
+        close.addEventListener("click", function () {
+          note.remove();
+          document.querySelectorAll("tr.live-changed").forEach(function (tr) { tr.classList.remove("live-changed"); });
+        });
+        note.appendChild(close);
+        localTimes(note);
+        if (!note.parentNode) status.insertAdjacentElement("afterend", note);
+      })
+      .catch(function () { /* the rows stay marked */ });
   }
 
   function refresh(newVersion) {

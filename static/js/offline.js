@@ -275,6 +275,7 @@
 
   function native(form) {
     form.dataset.outboxSkip = "1";
+    form.dataset.confirmed = "1";
     HTMLFormElement.prototype.submit.call(form);
   }
 
@@ -292,6 +293,7 @@
     }
     if (submitter && (submitter.hasAttribute("formaction") || submitter.name === "then")) return;
     if (game == null) return;
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) { e.preventDefault(); return; }
     e.preventDefault();
     form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
     queue(form, submitter).then(function (item) {

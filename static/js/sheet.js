@@ -4,6 +4,12 @@
   "use strict";
   var block = document.getElementById("next-block");
   function showTarget() {
+    // the game is over: its panel (winner, totals, the next step) is at the top
+    if (document.querySelector("#next-hand.over")) {
+      if (window.location.hash) history.replaceState(null, "", window.location.pathname + window.location.search);
+      window.scrollTo(0, 0);
+      return;
+    }
     var m = /^#hand-(\d+)$/.exec(window.location.hash);
     var row = m && document.getElementById("hand-" + m[1]);
     if (!row) { return; }

@@ -59,7 +59,7 @@ def test_pins_chosen_at_start_and_confirmed_at_the_table(page: Any) -> None:
     page.goto(f"/games/{gid}/confirm")
     assert page.locator("#not-over").count() == 1          # no hand yet: nothing locks
     confirm_seat(page, 0, "0000")                           # a wrong PIN: said, nothing stored
-    assert page.locator("#confirm-error").is_visible()
+    assert page.locator("#pin-error-0").is_visible()         # next to that seat's PIN
     assert page.get_attribute("#confirm-seat-0", "data-current") == "0"
     confirm_seat(page, 0, PINS[0])
     assert page.get_attribute("#confirm-seat-0", "data-current") == "1"
@@ -79,8 +79,8 @@ def test_the_phone_passed_round_locks_the_sheet(page: Any, phone_b: Any, live_ap
     assert fits(page)
     for seat, pin in enumerate(PINS):
         confirm_seat(page, seat, pin)
-    assert page.locator("#locked-badge").is_visible()
-    assert page.locator("#confirm-seats").count() == 0
+    assert page.locator("#locked-line").is_visible()
+    assert page.locator("#confirm-seats input[name=pin]").count() == 0
     phone_b.wait_for_selector("#locked-badge")              # shown there too, without a reload
     assert same_document(phone_b)
     assert phone_b.get_attribute("#confirm-seat-3", "data-current") == "1"

@@ -1,0 +1,209 @@
+"""At the table, second round (issue 27), at 375 px: the end of the game in view, whole
+names, locked sheets said before anything is typed, another phone's save never replaced
+without asking, one tap from a row to correcting it, the confirmation page, the header."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import phone, shot
+from tests.browser.test_accounts import PINS, confirm_seat, set_pins
+from tests.browser.test_referee import import_game
+from tests.conftest import ensure_user, load_record
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Maximilianos", "Mari Carmen", "José Luis", "Guadalupe"]   # up to 12 letters
+
+
+def rifki(page: Any, hands: int) -> int:
+    record = load_record("rifki_complete.json")
+    return import_game(page, dict(record, players=NAMES, hands=record["hands"][:hands]))
+
+
+def save_last_hand(page: Any, gid: int) -> None:
+    """Hand 20 of the rifki record (koz ♣, counts)."""
+    page.goto(f"/games/{gid}")
+    page.click("#enter-hand")
+    page.click('#choose label:has(input[name="contract"][value="koz"])')
+    page.click('#choose label:has(input[name="trump"][value="C"])')
+    page.click("#choose-continue")
+    page.wait_for_selector("#hand-form[data-ready]")
+    for s, n in enumerate([2, 3, 4]):
+        page.fill(f"#tricks_{s}", str(n))
+    page.click("#save-hand")
+    page.wait_for_url(re.compile(rf"/games/{gid}(#hand-20)?$"))
+
+
+def in_view(page: Any, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    height = page.viewport_size["height"]
+    scroll = page.evaluate("() => window.scrollY")
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height and scroll >= 0
+
+
+def test_the_end_of_the_game_is_in_view_after_the_last_save(page: Any, live_app: Any) -> None:
+    page.set_viewport_size({"width": 375, "height": 812})
+    gid = rifki(page, 19)
+    save_last_hand(page, gid)
+    page.wait_for_timeout(300)          # the page's own scrolling, if any, is done
+    assert in_view(page, "#winners")
+    for s, name in enumerate(NAMES):
+        item = page.locator("#final-totals li", has_text=name)
+        expect(item).to_be_visible()
+        assert in_view(page, f'#final-totals [data-final-total="{s}"]')
+    assert in_view(page, "#confirm-now")
+    page.screenshot(path=shot("end-of-game-375.png"))
+    set_pins(live_app, gid, PINS)
+    page.click("#confirm-now")
+    for seat, pin in enumerate(PINS):
+        confirm_seat(page, seat, pin)
+    page.goto(f"/games/{gid}")
+    assert in_view(page, "#locked-line")
+    expect(page.locator("#locked-line")).to_contain_text("Bloqueada — confirmada por Maximilianos, "
+                                                         "Mari Carmen, José Luis y Guadalupe")
+    page.screenshot(path=shot("end-of-game-locked-375.png"))
+
+
+def test_names_of_up_to_twelve_letters_show_whole(page: Any) -> None:
+    gid = rifki(page, 6)
+    page.goto(f"/games/{gid}")
+    for sel in ("#sheet thead th.seat", "#totals-big .name"):
+        cells = page.locator(sel)
+        assert cells.count() == 4
+        for k in range(4):
+            cut = cells.nth(k).evaluate(
+                "el => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1"
+                " || getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth")
+            assert not cut, (sel, k)
+            assert cells.nth(k).inner_text().replace("\n", "").replace(" ", "") == NAMES[k].replace(" ", "")
+            # the line boxes of the name's text
+            lines = cells.nth(k).evaluate("el => { const r = document.createRange(); "
+                                          "r.selectNodeContents(el); return new Set(Array.from("
+                                          "r.getClientRects(), b => Math.round(b.top))).size; }")
+            assert lines <= 2, (sel, k, lines)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
+def test_correcting_a_hand_is_one_tap_from_its_row(page: Any) -> None:
+    gid = rifki(page, 6)
+    page.goto(f"/games/{gid}")
+    fix = page.locator("#hand-3 .row-fix")
+    expect(fix).to_be_visible()
+    box = fix.bounding_box()
+    assert box and box["width"] >= 44 and box["height"] >= 44
+    fix.click()
+    page.wait_for_url(re.compile(rf"/games/{gid}/hands/3/edit$"))
+    expect(page.locator("#hand-form")).to_be_visible()
+
+
+def test_the_header_is_one_row_and_players_see_only_what_they_may_do(
+        page: Any, browser: Any, live_server: str, live_app: Any) -> None:
+    page.goto("/")
+    height = page.locator("header.top").bounding_box()["height"]
+    assert height <= 52, height
+    expect(page.locator("#main-nav")).to_be_hidden()
+    page.click("#menu-toggle")
+    expect(page.locator("#main-nav a", has_text="Partidas")).to_be_visible()
+    expect(page.locator("#users-link")).to_be_visible()
+    ensure_user(live_app, "lector", role="player")
+    reader = next(phone(browser, live_server, "lector"))
+    reader.goto("/")
+    reader.click("#menu-toggle")
+    expect(reader.locator("#main-nav a", has_text="Partidas")).to_be_visible()
+    assert reader.locator("#new-game-link").count() == 0 and reader.locator("#new-game").count() == 0
+    reader.context.close()
+
+
+def test_a_locked_sheet_is_said_before_anything_is_typed(page: Any, browser: Any, live_server: str,
+                                                         live_app: Any) -> None:
+    gid = import_game(page, load_record("ru32_complete.json"))
+    set_pins(live_app, gid, PINS)
+    page.goto(f"/games/{gid}/confirm")
+    for seat, pin in enumerate(PINS):
+        confirm_seat(page, seat, pin)
+    # a scorer of the game: told, with no form to fill
+    from app.db import get_session
+    from app.models import GameScorer
+
+    uid = ensure_user(live_app, "anotadora", role="scorer")
+    with live_app.app_context():
+        get_session().add(GameScorer(game_id=gid, user_id=uid))
+        get_session().commit()
+    scorer = next(phone(browser, live_server, "anotadora"))
+    scorer.goto(f"/games/{gid}/hands/2/edit")
+    expect(scorer.locator("#locked-notice")).to_contain_text("confirmada y bloqueada")
+    assert scorer.locator("#hand-form").count() == 0
+    scorer.screenshot(path=shot("locked-scorer-375.png"), full_page=True)
+    scorer.context.close()
+    # the director: the reason comes first; a save without one keeps what was typed
+    page.goto(f"/games/{gid}/hands/2/edit")
+    reason_y = page.locator("#correction").bounding_box()["y"]
+    first_count = page.locator("#hand-form input[type=number]").first.bounding_box()["y"]
+    assert reason_y < first_count
+    page.fill("#correction", "")
+    inputs = page.locator("#hand-form input[type=number]")
+    typed = inputs.first.input_value()
+    page.evaluate("() => document.getElementById('correction').removeAttribute('required')")
+    page.click("#save-hand")
+    expect(page.locator("#correction-box .error")).to_contain_text("Solo un director")
+    assert page.locator("#hand-form input[type=number]").first.input_value() == typed
+    page.fill("#correction", "Error de anotación: lo dice la mesa")
+    page.click("#save-hand")
+    page.wait_for_url(re.compile(rf"/games/{gid}"))
+
+
+def test_replacing_another_phones_hand_asks_and_the_change_is_marked(page: Any, phone_b: Any) -> None:
+    gid = rifki(page, 3)
+    # phone B opens hand 4's entry; phone A saves hand 4 first
+    phone_b.goto(f"/games/{gid}/hands/new?row=4&contract=el-almaz")
+    phone_b.wait_for_selector("#hand-form[data-ready]")
+    page.goto(f"/games/{gid}/hands/new?row=4&contract=el-almaz")
+    page.wait_for_selector("#hand-form[data-ready]")
+    for s, n in enumerate([3, 4, 2]):
+        page.fill(f"#tricks_{s}", str(n))
+    page.click("#save-hand")
+    page.wait_for_url(re.compile(rf"/games/{gid}(#hand-4)?$"))
+    page.wait_for_selector("#live-status[data-ready]")
+    for s, n in enumerate([4, 4, 2]):
+        phone_b.fill(f"#tricks_{s}", str(n))
+    phone_b.click("#save-hand")                    # overtaken: the conflict page, nothing saved
+    expect(phone_b.locator("#conflict")).to_be_visible()
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss() if len(asked) == 1 else dialog.accept()
+
+    phone_b.on("dialog", answer)
+    phone_b.click("#save-hand")                    # asks, naming who saved what: no
+    assert asked and re.search(r"directora guardó la fila 4 a las \d", asked[0]), asked
+    expect(phone_b.locator("#conflict")).to_be_visible()
+    phone_b.click("#save-hand")                    # asks again: yes
+    phone_b.wait_for_url(re.compile(rf"/games/{gid}(#hand-4)?$"))
+    # phone A sees the row change, marked with who changed it
+    expect(page.locator("#hand-4.live-changed")).to_be_visible(timeout=10_000)
+    expect(page.locator("#hand-4 .changed-by")).to_contain_text("directora")
+    expect(page.locator("#live-changed")).to_contain_text("corrigió la fila 4")
+    page.screenshot(path=shot("row-changed-375.png"))
+    page.click("#live-changed-close")
+    expect(page.locator("tr.live-changed")).to_have_count(0)
+
+
+def test_the_confirm_page_shows_the_totals_and_the_error_at_its_seat(page: Any, live_app: Any) -> None:
+    gid = import_game(page, load_record("ru32_complete.json"))
+    set_pins(live_app, gid, PINS)
+    page.goto(f"/games/{gid}/confirm")
+    expect(page.locator("#confirming-what")).to_contain_text("14 filas")
+    totals = [page.inner_text(f'[data-confirm-total="{s}"]') for s in range(4)]
+    page.goto(f"/games/{gid}")
+    assert totals == [page.inner_text(f'td[data-total="{s}"]') for s in range(4)]
+    page.goto(f"/games/{gid}/confirm")
+    confirm_seat(page, 2, "0000")
+    expect(page.locator("#seat-card-2 #pin-error-2")).to_be_visible()
+    assert page.locator("#confirm-error").count() == 0
+    page.screenshot(path=shot("confirm-error-375.png"), full_page=True)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
