@@ -28,8 +28,8 @@ ROLES = tuple(r.value for r in Role)
 _DUMMY_HASH: list[str] = []
 
 
-def hash_secret(secret: str) -> str:
-    return generate_password_hash(secret, method="scrypt")
+def hash_secret(secret: str, method: str = "scrypt") -> str:
+    return generate_password_hash(secret, method=method)
 
 
 def check_secret(stored: str, secret: str) -> bool:
@@ -70,11 +70,26 @@ def list_users(session: Session) -> list[User]:
 
 
 def _player(session: Session, name: str | None) -> Player | None:
+    """The roster player an account is linked to; a name not on the roster yet is added to
+    it (a club's first accounts come before its first games: issue 27.9)."""
     if not name:
         return None
     player = session.scalars(select(Player).where(Player.name == name)).first()
     if player is None:
-        raise BadInput("player", Text("There is no player %(name)s on the roster.", name=name))
+        from app.rules.errors import RecordError
+        from app.rules.limits import NAME_MAX, check_name
+        from app.services.results import player_ids_for
+
+        try:
+            name = check_name(name.strip(), "player")
+        except RecordError as e:
+            raise BadInput("player", Text("A player's name is 1 to %(n)s visible characters.",
+                                          n=NAME_MAX)) from e
+        if not name:
+            raise BadInput("player", Text("A player's name is 1 to %(n)s visible characters.",
+                                          n=NAME_MAX))
+        player = session.get(Player, player_ids_for(session, [name], {})[0])
+        assert player is not None
     taken = session.scalar(select(func.count()).select_from(User).where(User.player_id == player.id))
     if taken:
         raise BadInput("player", Text("Player %(name)s is already linked to a user.", name=name))

@@ -69,15 +69,24 @@ def clean_pin(pin: str | None, field: str) -> str | None:
     return pin
 
 
+#: How a seat's PIN is hashed (issue 27.9). A PIN is 4 digits: 10,000 values, which no hash
+#: cost protects from someone holding the database (even the passwords' scrypt would fall
+#: in hours). What protects a PIN is the throttle on guesses (services/throttle.py, 5 wrong
+#: then a doubling wait). So its hash is salted scrypt at a small cost (2¹¹, about 1/16 of
+#: the passwords'), and four PINs no longer make starting a game feel slow. Hashes stored
+#: with the old cost still check: the method is read from each hash.
+PIN_HASH = "scrypt:2048:8:1"
+
+
 def set_pins(session: Session, game_id: int, pins: list[str | None]) -> None:
     """The seats' PINs (hashed); a seat without one confirms only from a linked account."""
     for seat, pin in enumerate(pins):
         if pin:
             found = session.get(SeatPin, (game_id, seat))
             if found is None:
-                session.add(SeatPin(game_id=game_id, seat=seat, pin_hash=hash_secret(pin)))
+                session.add(SeatPin(game_id=game_id, seat=seat, pin_hash=hash_secret(pin, PIN_HASH)))
             else:
-                found.pin_hash = hash_secret(pin)
+                found.pin_hash = hash_secret(pin, PIN_HASH)
 
 
 def latest_confirmations(session: Session, game_ids: list[int]) -> dict[int, dict[int, Confirmation]]:

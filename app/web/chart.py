@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
+from app.web.words import signed
+
 COLORS = ("#1d5f8a", "#c0262d", "#1f7a3a", "#7a3d9a")
 DASHES = ("", "6 3", "2 3", "8 3 2 3")  # never colour alone
 
@@ -28,8 +30,9 @@ class _Frame:
     @classmethod
     def of(cls, series: list[list[int]], lean: bool, zero: bool = True) -> _Frame:
         # the page's chart is drawn in a 400-unit box so that its 14-unit labels stay readable
-        # (about 12 px) on a 375 px phone; the printed sheet keeps its wider box
-        box = (600, 240, 11, 48, 12, 12, 24) if lean else (400, 220, 14, 46, 10, 12, 26)
+        # (about 12 px) on a 375 px phone; the printed sheet keeps its wider box, 25 mm high
+        # on paper (static/css/pdf.css): 21-unit labels print at 6.5 pt (issue 27.10)
+        box = (600, 240, 21, 66, 12, 14, 30) if lean else (400, 220, 14, 46, 10, 12, 26)
         values = [v for line in series for v in line] + ([0] if zero else [])
         lo, hi = min(values), max(values)
         if lo == hi:
@@ -52,7 +55,7 @@ def _value_marks(f: _Frame, lean: bool) -> list[str]:
                          f'y2="{f.y(v):.1f}" stroke="{"#888" if v == 0 else "#ddd"}" '
                          f'stroke-width="1"/>')
         parts.append(f'<text x="{f.left - 4}" y="{f.y(v) + 4:.1f}" text-anchor="end" font-size="{f.font}" '
-                     f'fill="#5b6570">{v}</text>')
+                     f'fill="#5b6570">{signed(v) or "0"}</text>')
     return parts
 
 

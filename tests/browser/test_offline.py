@@ -253,9 +253,10 @@ def test_a_save_whose_answer_is_lost_is_sent_again_and_stored_once(phone1: Phone
     dropped: list[int] = []
 
     def drop_answer(route: Any) -> None:
-        if route.request.method == "POST" and not dropped:
-            route.fetch()            # the server saves the hand; its answer never arrives
+        # the outbox's save (not the live check's previews), the first time only
+        if route.request.headers.get("x-outbox") == "1" and not dropped:
             dropped.append(1)
+            route.fetch()            # the server saves the hand; its answer never arrives
             route.abort("connectionreset")
         else:
             route.fallback()
@@ -295,6 +296,7 @@ def test_two_phones_offline_enter_the_same_hand(phone1: Phone, phone2: Phone, li
     hands = sheet_rows(live_app, gid)
     assert len(hands) == 4 and hands[3]["counts"]["tricks"] == [3, 4, 2, 4]   # stored once
     page2.screenshot(path=shot("offline-conflict.png"), full_page=True)
+    page2.once("dialog", lambda dialog: dialog.accept())   # "directora saved hand row 4 …: replace?"
     page2.locator("tr.pending-row.conflict button").first.click()        # Open
     page2.wait_for_selector("#hand-form")
     assert page2.input_value("#tricks_0") == "4"                        # phone 2's hand, kept

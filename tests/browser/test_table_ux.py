@@ -53,14 +53,17 @@ def test_after_a_save_the_message_next_action_and_new_row_are_in_view(phone: Any
     for h in result.hands[before:]:
         play_hand(phone, gid, h, result.profile, use_captures=False)
         row = len(phone.locator("#sheet tbody tr").all())
-        assert phone.url.endswith(f"#hand-{row}")
         phone.wait_for_load_state("load")
         assert in_view(phone, ".flash"), "the confirmation scrolled away"
-        assert in_view(phone, f"#hand-{row}"), "the new row is not in view"
         if row < len(result.hands):
+            assert phone.url.endswith(f"#hand-{row}")
+            assert in_view(phone, f"#hand-{row}"), "the new row is not in view"
             assert in_view(phone, "#enter-hand"), "the next-hand button scrolled away"
         phone.screenshot(path=shot(f"kingsheet-saved-{name}-{row}-375.png"))
+    # after the last hand: the result, the four totals and the next step (issue 27.1)
     assert in_view(phone, "#winners"), "the winner banner scrolled away"
+    assert in_view(phone, "#final-totals"), "the totals scrolled away"
+    assert in_view(phone, "#confirm-now"), "the next step scrolled away"
 
 
 def test_fiesta_sheet_shows_payments_without_sideways_scrolling(phone: Any) -> None:
