@@ -73,7 +73,11 @@ def pdf_cache() -> PdfCache | None:
         if limit <= 0:
             return None
         root = app.config.get("PDF_CACHE_DIR") or Path(app.instance_path) / "pdf-cache"
-        cache = app.extensions.setdefault("pdf_cache", PdfCache(root, limit))
+        try:
+            cache = app.extensions.setdefault("pdf_cache", PdfCache(root, limit))
+        except OSError:           # a folder that cannot be made: PDFs are rendered each time
+            app.logger.warning("PDF cache folder %s unusable: renders are not kept", root)
+            return None
     return cache  # type: ignore[no-any-return]
 
 

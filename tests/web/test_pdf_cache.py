@@ -264,3 +264,14 @@ def test_a_kept_pdf_reads_one_statement_besides_the_login(app, client, make_game
         assert get_pdf(client, f"/games/{gid}/sheet.pdf") == first
         assert len(statements) == 2                      # the logged-in user, the stamp
     assert len(renders) == 1
+
+
+def test_a_folder_that_cannot_be_made_keeps_nothing_and_serves_anyway(app, client, make_game, renders,
+                                                                    tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    app.config["PDF_CACHE_DIR"] = str(blocker / "pdf-cache")
+    app.extensions.pop("pdf_cache", None)
+    gid = make_game(record=load_record("ru32_complete.json"))
+    assert get_pdf(client, f"/games/{gid}/sheet.pdf") == get_pdf(client, f"/games/{gid}/sheet.pdf")
+    assert len(renders) == 2
