@@ -69,9 +69,15 @@
     function paint() {
       var counts = [0, 0, 0, 0], open = 0;
       picker.querySelectorAll(".card-cell").forEach(function (cell) {
-        var v = cell.querySelector("select").value;
+        var select = cell.querySelector("select");
+        var v = select.value;
         cell.dataset.seat = v;
         cell.classList.toggle("taken", v !== "");
+        var who = cell.querySelector(".who");
+        var name = v === "" ? "" : (buttons[+v] ? buttons[+v].textContent : "");
+        if (who) who.textContent = name;
+        cell.setAttribute("aria-label", select.getAttribute("aria-label") + (name ? " — " + name : ""));
+        cell.setAttribute("aria-pressed", v === "" ? "false" : "true");
         if (v === "") open++; else counts[+v]++;
       });
       buttons.forEach(function (b) {
@@ -87,11 +93,23 @@
     buttons.forEach(function (b) {
       b.addEventListener("click", function () { active = +b.dataset.pick; paint(); });
     });
+    // the whole cell is the card's button (issue 27.4); its name shows who took it
+    picker.classList.add("js-picker");
     picker.querySelectorAll(".card-cell").forEach(function (cell) {
       var select = cell.querySelector("select");
-      cell.querySelector(".face").addEventListener("click", function () {
+      var who = document.createElement("span");
+      who.className = "who";
+      cell.appendChild(who);
+      cell.setAttribute("role", "button");
+      cell.tabIndex = 0;
+      var toggle = function () {
         select.value = select.value === String(active) ? "" : String(active);
         paint();
+        form.dispatchEvent(new Event("change"));   // the live check
+      };
+      cell.addEventListener("click", toggle);
+      cell.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); }
       });
       select.addEventListener("change", paint);
     });

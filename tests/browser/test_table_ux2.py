@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
@@ -207,3 +208,85 @@ def test_the_confirm_page_shows_the_totals_and_the_error_at_its_seat(page: Any, 
     assert page.locator("#confirm-error").count() == 0
     page.screenshot(path=shot("confirm-error-375.png"), full_page=True)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
+def test_the_whole_card_cell_assigns_its_card(page: Any) -> None:
+    gid = rifki(page, 3)
+    page.goto(f"/games/{gid}/hands/new?contract=kupa-almaz&mode=captures")
+    page.wait_for_selector("#hand-form[data-ready] #card-picker")
+    page.click('[data-pick="2"]')
+    cell = page.locator('.card-cell[data-card="5H"]')
+    box = cell.bounding_box()
+    assert box and box["width"] >= 44 and box["height"] >= 44
+    expect(cell.locator("select")).to_be_hidden()        # no dropdown takes the tap
+    cell.click(position={"x": 4, "y": box["height"] - 4})   # a corner, off the card's face
+    assert cell.get_attribute("data-seat") == "2"
+    expect(cell.locator(".who")).to_have_text("José Luis")
+    assert page.locator('select[name="card_5H"]').input_value() == "2"
+
+
+def test_the_deals_card_faces_are_44_px_wide(page: Any) -> None:
+    gid = rifki(page, 4)
+    page.goto(f"/games/{gid}/hands/tricks?contract=koz&trump=H&step=deal")
+    faces = page.locator(".deal-cell .face")
+    expect(faces).to_have_count(52)
+    widths = faces.evaluate_all("els => els.map(e => e.getBoundingClientRect().width)")
+    assert min(widths) >= 44, min(widths)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
+def test_continue_with_no_contract_says_what_is_missing(page: Any) -> None:
+    gid = rifki(page, 3)
+    page.goto(f"/games/{gid}/hands/new")
+    page.click("#choose-continue")                      # nothing chosen
+    expect(page.locator("#contract-missing")).to_have_text("Elige el contrato que se juega.")
+    record = load_record("fiestas_complete.json")
+    fid = import_game(page, dict(record, hands=record["hands"][:6]))
+    calls = quote(",".join(record["hands"][6]["auction"]), safe=",:")
+    page.goto(f"/games/{fid}/hands/new?auction={calls}")
+    page.wait_for_selector("#fiesta-form")
+    page.evaluate("() => document.querySelectorAll('#fiesta-form input[name=contract]')"
+                  ".forEach(i => { i.checked = false; })")
+    page.click("#fiesta-continue")
+    expect(page.locator("#fiesta-contract #contract-missing")).to_be_visible()
+    expect(page.locator("#auction-rules")).to_have_count(0)   # the auction is over here …
+    page.goto(f"/games/{fid}/hands/new")
+    expect(page.locator("#auction-rules")).to_have_attribute("href", re.compile(r"/rules/fiestas#auction$"))
+
+
+def test_owners_and_bids_are_written_as_words_and_minus_signs(page: Any) -> None:
+    gid = import_game(page, load_record("subastas_complete.json"))
+    page.goto(f"/games/{gid}")
+    who = " ".join(page.locator("#sheet .who").all_inner_texts())
+    assert "dueño" not in who and "fiesta de " in who
+    assert not re.search(r"(?<![\w−])-\d", who), who        # "−2", never "-2"
+
+
+AUDITED = ["es", "en", "tr", "ru"]
+
+
+@pytest.mark.parametrize("lang", AUDITED)
+def test_the_new_pages_pass_the_audits_in_every_language(page: Any, live_app: Any, lang: str) -> None:
+    from tests.browser.audit import axe_findings, small_targets
+
+    over = rifki(page, 19)
+    save_last_hand(page, over)                          # the end of the game
+    locked = import_game(page, load_record("ru32_complete.json"))
+    set_pins(live_app, locked, PINS)
+    page.goto(f"/games/{locked}/confirm")
+    for seat, pin in enumerate(PINS):
+        confirm_seat(page, seat, pin)
+    playing = rifki(page, 4)
+    page.goto(f"/lang/{lang}?next=/games/{over}")
+    pages = [f"/games/{over}", f"/games/{over}/confirm", f"/games/{locked}",
+             f"/games/{locked}/hands/2/edit", f"/games/{playing}/hands/tricks?contract=koz&trump=H&step=deal",
+             "/players", f"/players/{1}"]
+    problems: list[str] = []
+    for path in pages:
+        page.goto(path)
+        page.wait_for_load_state("load")
+        problems += [f"{path}: tap target {t}" for t in small_targets(page)]
+        problems += [f"{path}: {f}" for f in axe_findings(page)]
+        if page.evaluate("() => document.documentElement.scrollWidth") > 375:
+            problems.append(f"{path}: scrolls sideways")
+    assert problems == []
