@@ -291,6 +291,8 @@ def explanation_text(explanation: Any) -> str:
     cards = params.get("cards")
     if isinstance(cards, tuple):
         params["cards"] = " ".join(card_face(c) for c in cards)
+    if isinstance(params.get("bid"), str):
+        params["bid"] = call_what(params["bid"])      # "−2", the minus sign (issue 27.11)
     return _(explanation.template, **params)
 
 

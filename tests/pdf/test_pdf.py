@@ -450,5 +450,5 @@ def test_the_hand_pdf_says_how_a_sale_was_settled(pdf_app: Any, games: dict[str,
     assert report["hands"][9]["payments"] == [-75, 0, 0, 75]
     client = pdf_app.test_client()
     es = flat(text_of(client.get(f"/games/{gid}/hands/10.pdf", headers={"Accept-Language": "es"}).data))
-    assert flat("Pago: Ana compró a -2: 75 por cada baza que tomó Dani (1), hasta 150; "
+    assert flat("Pago: Ana compró a −2: 75 por cada baza que tomó Dani (1), hasta 150; "
                 "Ana paga 75 a Dani") in es

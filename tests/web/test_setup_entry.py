@@ -111,7 +111,7 @@ def test_a_minus_sale_says_what_the_buyer_pays_under_the_settlement(client: Any,
     gid = int(make_game("subastas", hands=NEGATIVES))
     html = client.get(f"/games/{gid}/hands/new", query_string={"auction": MINUS_2}).get_data(True)
     outcome = re.sub(r"\s+", " ", html[html.index('id="auction-outcome"'):].split("</p>")[0])
-    assert "Dani compra a -2 y paga a Carla 75 por cada baza que tome Carla, hasta 150." in outcome
+    assert "Dani compra a −2 y paga a Carla 75 por cada baza que tome Carla, hasta 150." in outcome
     data = counts_form({"tricks": [4, 4, 1, 4]}, version_of(client, gid), auction=MINUS_2,
                        contract="nulos")
     assert client.post(f"/games/{gid}/hands/new", data=data).status_code == 302
@@ -121,17 +121,17 @@ def test_a_minus_sale_says_what_the_buyer_pays_under_the_settlement(client: Any,
     assert 'class="pay" title="Pago">+75<' in sheet and 'class="pay" title="Pago">−75<' in sheet
     # the hand's page says how the payment was settled (RULES.md 1.3)
     page = re.sub(r"\s+", " ", client.get(f"/games/{gid}/hands/7").get_data(True))
-    assert ("Pago: Dani compró a -2: 75 por cada baza que tomó Carla (1), hasta 150; "
+    assert ("Pago: Dani compró a −2: 75 por cada baza que tomó Carla (1), hasta 150; "
             "Dani paga 75 a Carla") in page
 
     bid = int(make_game("subastas", hands=NEGATIVES, options={"settlement": "bid"}))
     html = client.get(f"/games/{bid}/hands/new", query_string={"auction": MINUS_2}).get_data(True)
-    assert "Dani compra a -2 y paga 150 a Carla." in html
+    assert "Dani compra a −2 y paga 150 a Carla." in html
     data = counts_form({"tricks": [4, 4, 1, 4]}, version_of(client, bid), auction=MINUS_2,
                        contract="nulos")
     assert client.post(f"/games/{bid}/hands/new", data=data).status_code == 302
     page = re.sub(r"\s+", " ", client.get(f"/games/{bid}/hands/7").get_data(True))
-    assert "Pago: Dani compró a -2: Dani paga a Carla la apuesta entera, 150" in page
+    assert "Pago: Dani compró a −2: Dani paga a Carla la apuesta entera, 150" in page
 
 
 def test_the_new_game_form_offers_the_settlement(client: Any) -> None:
