@@ -29,7 +29,7 @@ from flask import Flask
 #: Jobs with fewer games render in the runner's own process (starting processes costs more).
 POOL_FROM = 8
 #: Games a render process renders before it is replaced by a fresh one.
-TASKS_PER_PROCESS = 100
+TASKS_PER_PROCESS = 40
 #: How render processes start: from a fork server (never a fork of a worker with threads and
 #: open connections); "spawn" where there is none (bench/exports.py uses it to measure them:
 #: spawned processes are the runner's own children).
