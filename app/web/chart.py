@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from app.web.words import signed
+from app.web.words import points
 
 COLORS = ("#1d5f8a", "#c0262d", "#1f7a3a", "#7a3d9a")
 DASHES = ("", "6 3", "2 3", "8 3 2 3")  # never colour alone
@@ -55,7 +55,7 @@ def _value_marks(f: _Frame, lean: bool) -> list[str]:
                          f'y2="{f.y(v):.1f}" stroke="{"#888" if v == 0 else "#ddd"}" '
                          f'stroke-width="1"/>')
         parts.append(f'<text x="{f.left - 4}" y="{f.y(v) + 4:.1f}" text-anchor="end" font-size="{f.font}" '
-                     f'fill="#5b6570">{signed(v) or "0"}</text>')
+                     f'fill="#5b6570">{points(v)}</text>')
     return parts
 
 

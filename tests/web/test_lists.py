@@ -177,11 +177,14 @@ def test_player_statistics_per_profile(client, session):
     assert (tied.overall.games, tied.overall.wins, tied.overall.kings_made) == (4, 2, 1)
     assert by_name["Ana"].wins == 2 and by_name["Carla"].wins == 2 and by_name["Beto"].wins == 0
     page = client.get(f"/players/{by_name['Ana'].player_id}").get_data(as_text=True)
-    assert re.search(r'data-profile="fiestas">.*?data-games="2".*?data-wins="1".*?data-shared="1"'
-                     r'.*?data-points="110".*?data-average="55.0"', page, re.S)
+    # the player's page (issue 26): each game type's facts over its finished games
+    assert re.search(r'id="facts-fiestas".*?data-fact="games">.*?data-value="2".*?data-fact="wins">'
+                     r'.*?data-value="1".*?data-fact="points">.*?data-value="110".*?'
+                     r'data-fact="average">.*?data-value="55.0"', page, re.S)
     assert page.count('data-game="') == 4 and "won" in page
     roster = client.get("/players").get_data(as_text=True)
-    assert re.search(r'>Carla</a></th>\s*<td data-games="4">4</td><td data-wins="2">', roster)
+    # games played are finished games (issue 26): the ru32 game in progress is not one
+    assert re.search(r'>Carla</a></th>\s*<td data-games="3">3</td><td data-wins="2">', roster)
 
 
 def test_export_finds_games_from_the_stored_results(session):
