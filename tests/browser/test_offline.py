@@ -224,16 +224,12 @@ def test_a_hand_refused_on_sending_reopens_with_its_error(browser: Any, switch: 
         expect(page.locator("tr.pending-row.refused")).to_contain_text("The server refused this hand")
         page.screenshot(path=shot("offline-refused-en.png"), full_page=True)
         assert sheet_rows(live_app, gid) == []
-        asked: list[str] = []
-
-        def answer(dialog: Any) -> None:
-            asked.append(dialog.message)
-            dialog.dismiss()
-
-        page.once("dialog", answer)
-        page.click("#logout")                       # a hand waits: the phone asks first
-        expect(page.locator("#current-user")).to_be_visible()
-        assert asked and "1 hand on this phone has not been sent yet" in asked[0]
+        with page.expect_event("dialog") as asked:  # a hand waits: the phone asks first
+            page.click("#logout")
+        dialog = asked.value
+        assert "1 hand on this phone has not been sent yet" in dialog.message
+        dialog.dismiss()
+        expect(page.locator("#current-user")).to_be_visible()   # still logged in
         page.locator("tr.pending-row.refused button").first.click()   # Open
         page.wait_for_selector("#hand-form")
         assert page.input_value("#tricks_3") == "5"                   # the values typed, kept
