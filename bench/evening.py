@@ -63,24 +63,7 @@ def start(spec: str, port: int, env: dict[str, str], workers: int) -> subprocess
 
 
 class Phone(Client):
-    """bench/web.py's keep-alive client, remembering the last answer's ETag."""
-
-    etag: str | None = None
-
-    def request(self, method: str, path: str, body: str | None = None,
-                extra: dict[str, str] | None = None) -> tuple[int, str, float]:
-        headers = {"Accept-Language": "es", **(extra or {})}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        if body is not None:
-            headers.setdefault("Content-Type", "application/x-www-form-urlencoded")
-        began = time.perf_counter()
-        self.conn.request(method, path, body=body, headers=headers)
-        resp = self.conn.getresponse()
-        data = resp.read()
-        elapsed = time.perf_counter() - began
-        self.etag = resp.getheader("ETag")
-        return resp.status, data.decode("utf-8", "replace"), elapsed
+    """bench/web.py's keep-alive client (it remembers the last answer's ETag)."""
 
 
 def cpu_seconds(pids: list[int]) -> float:

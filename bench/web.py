@@ -81,6 +81,7 @@ class Client:
     def __init__(self, port: int) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.cookies: dict[str, str] = {}
+        self.etag: str | None = None      # the last answer's (bench/evening.py's phones)
 
     def request(self, method: str, path: str, body: str | None = None,
                 extra: dict[str, str] | None = None) -> tuple[int, str, float]:
@@ -94,6 +95,7 @@ class Client:
         resp = self.conn.getresponse()
         data = resp.read()
         elapsed = time.perf_counter() - start
+        self.etag = resp.getheader("ETag")
         for name, value in resp.getheaders():
             if name.lower() == "set-cookie":
                 key, _, rest = value.partition("=")
