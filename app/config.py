@@ -30,6 +30,10 @@ DEFAULTS: dict[str, Any] = {
     # A login outlives closing the phone's browser (hands waiting in its outbox are sent
     # when it opens again): a week of club nights. Logging out ends it at once.
     "PERMANENT_SESSION_LIFETIME": timedelta(days=7),
+    # The session cookie is sent only when the session changed. The service worker fetches
+    # pages in the background; with the cookie sent on every answer, one that arrived after
+    # a language switch put the old language back (the week counts from the last change).
+    "SESSION_REFRESH_EACH_REQUEST": False,
     "EXPORTS_DIR": None,           # None: <instance>/exports (finished bulk PDF exports)
     # Finished PDF renders kept for the next download (app/pdf_cache.py): the folder (None:
     # <instance>/pdf-cache; every worker and app server may share it) and its bound in MB

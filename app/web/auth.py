@@ -18,6 +18,7 @@ protected the day it is added:
 """
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from flask import (
@@ -35,6 +36,7 @@ from flask import (
 from flask import session as cookie_session
 from flask_babel import gettext as _
 from flask_login import LoginManager, current_user, login_user, logout_user
+from flask_wtf.csrf import generate_csrf
 
 from app.db import get_session
 from app.forms.auth import FirstDirectorForm, LoginForm, LogoutForm
@@ -228,6 +230,7 @@ def guard() -> Any:
     u = user()
     if u is None:
         return _refuse_anonymous()
+    _renew_daily()
     if by_token() and _listed(endpoint, SESSION_ONLY):
         return forbidden(_("An API token may not do this: log in on the site."))
     writing = request.method not in SAFE_METHODS
@@ -237,11 +240,26 @@ def guard() -> Any:
     return _game_refusal(endpoint, writing)
 
 
+def _renew_daily() -> None:
+    """A kept login's week starts again on its first page of the day. The cookie is sent
+    only when the session changes (SESSION_REFRESH_EACH_REQUEST is off): once a day, then,
+    not with every background page of the service worker, whose late answers would put an
+    older session back."""
+    if not cookie_session.permanent:
+        return
+    today = date.today().isoformat()
+    if cookie_session.get("_renewed") != today:
+        cookie_session["_renewed"] = today
+
+
 def _new_csrf_token() -> None:
-    """Forgets the session's CSRF token: the next form gets a new one."""
+    """Replaces the session's CSRF token, in the answer that changes the session anyway: the
+    pages opened next (and the service worker's background pages, at the same moment)
+    all find this one, so none of them writes a token of its own into the cookie."""
     field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
     cookie_session.pop(field, None)
     g.pop(field, None)
+    generate_csrf()
 
 
 def start_session(found: User) -> None:
@@ -251,6 +269,7 @@ def start_session(found: User) -> None:
     # kept when the phone's browser is closed (PERMANENT_SESSION_LIFETIME): hands waiting in
     # its outbox are sent when it opens again; logging out or a new password still ends it
     cookie_session.permanent = True
+    _renew_daily()
 
 
 # --- pages -----------------------------------------------------------------------------

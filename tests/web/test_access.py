@@ -411,3 +411,41 @@ def test_the_csrf_token_changes_at_login(csrf_app):
     assert r.status_code == 400                              # the page's token before login
     r = browser.post("/logout", data={"csrf_token": anonymous_token})
     assert _logged_in(browser)
+
+
+def test_a_page_answered_late_never_writes_back_an_older_session(csrf_app):
+    """The service worker fetches a game's pages in the background (the sheet, the entry
+    pages it keeps for no network). Their answers may arrive after the player switched the
+    language or logged in again: an answer that sent the session cookie it was asked with
+    would put the old session back (the page fell back to Spanish). So a page that changes
+    nothing in the session sends no cookie, even for a kept ("permanent") login."""
+    from app.db import get_session
+    from app.services.games import import_game
+    from tests.conftest import TEST_PASSWORD, ensure_user
+
+    eva_id = ensure_user(csrf_app, "eva", "scorer")
+    with csrf_app.app_context():
+        gid = int(import_game(get_session(), base_record("ru32"), who="eva", scorer_id=eva_id).id)
+    eva = _log_in(csrf_app.test_client(user=None), "eva", TEST_PASSWORD)
+    assert eva.get(f"/games/{gid}").status_code == 200       # the CSRF token is in the session
+    stale = _copy(csrf_app, eva)                             # a request sent before the switch
+    assert eva.get(f"/lang/ru?next=/games/{gid}").status_code == 302
+    for url in (f"/games/{gid}", f"/games/{gid}/hands/offline.json", "/", "/rules/ru32",
+                f"/games/{gid}/hands/new?row=1&mode=counts&contract=no-tricks"):
+        r = stale.get(url)
+        assert r.status_code in (200, 302), (url, r.status_code)
+        assert "Set-Cookie" not in r.headers, url
+    assert 'lang="ru"' in eva.get(f"/games/{gid}").get_data(as_text=True)
+
+
+def test_a_kept_login_is_renewed_on_its_first_page_of_the_day(csrf_app):
+    from tests.conftest import TEST_PASSWORD, ensure_user
+
+    ensure_user(csrf_app, "eva", "scorer")
+    eva = _log_in(csrf_app.test_client(user=None), "eva", TEST_PASSWORD)
+    assert "Set-Cookie" not in eva.get("/").headers        # renewed at login today
+    with eva.session_transaction() as s:
+        s["_renewed"] = "2026-01-01"                         # last seen on an older day
+    first = eva.get("/")
+    assert "Expires=" in first.headers["Set-Cookie"]       # a new week from today
+    assert "Set-Cookie" not in eva.get("/").headers        # then not again today
