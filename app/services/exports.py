@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db import utcnow
 from app.models import ExportJob, ExportState
+from app.services.pdf_join import join_pdfs
 
 #: Jobs rendering at once on the whole site (the cap on the work).
 RUNNING_MAX = 8
@@ -240,23 +241,10 @@ def render_job(make_session: sessionmaker[Session], job_id: str, root: Path,
 
 def _join(parts: list[Path], target: Path, title: str | None,
           bookmarks: list[tuple[str, int]] | None = None) -> int:
-    """The parts as one PDF at ``target`` (pypdf's PdfWriter), with one bookmark per
-    ``(label, first page)`` and the title in its metadata. Returns the number of pages."""
-    writer = PdfWriter()
-    for part in parts:
-        writer.append(part, import_outline=False)
-    for label, page in bookmarks or []:
-        writer.add_outline_item(title=label, page_number=page)
-    if bookmarks:
-        writer.page_mode = "/UseOutlines"
-    writer.add_metadata({"/Producer": "kingsheet", **({"/Title": title} if title else {})})
-    pages = len(writer.pages)
-    aside = target.with_suffix(".pdf.tmp")
-    with open(aside, "wb") as out:
-        writer.write(out)
-    writer.close()
-    os.replace(aside, target)
-    return pages
+    """The parts as one PDF at ``target``, with one bookmark per ``(label, first page)``
+    and the title in its metadata, read one part at a time (app/services/pdf_join.py: the
+    memory it takes does not grow with the parts). Returns the number of pages."""
+    return join_pdfs(parts, target, title=title, bookmarks=bookmarks or ())
 
 
 def _finish(make_session: sessionmaker[Session], job_id: str, *, error: str | None = None,

@@ -8,6 +8,7 @@ import io
 import logging
 import shutil
 import subprocess
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,20 @@ def test_inherited_attributes_links_and_indirect_lengths(parts, tmp_path, caplog
         assert isinstance(dest, ArrayObject) and isinstance(dest[0], IndirectObject)
         assert dest[0] == pages[first + 1].indirect_reference
 
+
+def test_what_the_join_holds_does_not_grow_with_the_parts(parts, tmp_path):
+    from app.services import exports
+
+    def peak(copies: int) -> int:
+        bookmarks = [(f"Game {k}", 3 * k) for k in range(copies)]
+        tracemalloc.start()
+        try:
+            assert exports._join([parts[0]] * copies, tmp_path / f"{copies}.pdf", "t",
+                                 bookmarks) == 3 * copies
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    peak(2)                       # first use: whatever pypdf sets up once
+    small, big = peak(10), peak(40)
+    assert big < 1.5 * small, (small, big)
