@@ -7,8 +7,9 @@ the browser's Accept-Language, else Spanish. Message catalogs live in translatio
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from flask import Flask, current_app, request, session
+from flask import Flask, current_app, g, has_app_context, request, session
 
 TRANSLATIONS_DIR = Path(__file__).resolve().parent.parent / "translations"
 
@@ -47,3 +48,29 @@ def init_babel(app: Flask) -> None:
         app.logger.warning("could not compile translations in %s", TRANSLATIONS_DIR)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS_DIR))
     Babel(app, locale_selector=select_locale)
+    app.jinja_env.install_gettext_callables(   # type: ignore[attr-defined]
+        gettext=lambda s: page_translations().ugettext(s),
+        ngettext=lambda s, p, n: page_translations().ungettext(s, p, n),
+        pgettext=lambda c, s: page_translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: page_translations().unpgettext(c, s, p, n),
+        newstyle=True)
+
+
+def page_translations() -> Any:
+    """The catalog of the page's language, found once per request (and locale).
+
+    Flask-Babel finds it again for every message (its context, the locale, the locale's
+    name as the catalog's key): on a sheet, most of what the page's ~60 messages cost.
+    Kept with the very locale object Flask-Babel holds, so ``force_locale`` (another
+    object) finds its own catalog and the page's again after it."""
+    from flask_babel import get_locale, get_translations
+
+    if not has_app_context():
+        return get_translations()
+    ctx = getattr(g, "_flask_babel", None)
+    kept = g.get("_kingsheet_catalog")
+    if kept is not None and ctx is not None and kept[0] is getattr(ctx, "babel_locale", None):
+        return kept[1]
+    translations = get_translations()
+    g._kingsheet_catalog = (get_locale(), translations)
+    return translations

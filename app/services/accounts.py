@@ -5,10 +5,12 @@ Passwords (and seat PINs) are stored only as werkzeug scrypt hashes
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import exists, func, select, update
+from sqlalchemy import Integer, bindparam, exists, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -201,6 +203,18 @@ def user_for_session(session: Session, session_id: str) -> User | None:
         return None
     user = session.get(User, int(user_id))
     return user if user is not None and user.session_generation == int(generation) else None
+
+
+@functools.cache
+def _generation_statement() -> Any:
+    return select(User.session_generation).where(User.id == bindparam("user_id", type_=Integer))
+
+
+def session_generation(session: Session, user_id: int) -> int | None:
+    """The session generation of user ``user_id`` (None: no such user), without loading the
+    user: what a read for anyone logged in checks (app.web.auth.login_only_guard)."""
+    found = session.execute(_generation_statement(), {"user_id": user_id}).scalar()
+    return None if found is None else int(found)
 
 
 def _directors(session: Session) -> int:

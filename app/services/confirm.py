@@ -14,10 +14,12 @@ stored with the version seen, so a save landing meanwhile can never lock a sheet
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import BindParameter, Integer, bindparam, exists, func, select
 from sqlalchemy.orm import Session
 
 from app.models import (
@@ -58,6 +60,12 @@ class TableState:
     @property
     def confirmed(self) -> int:
         return sum(1 for s in self.seats if s.current)
+
+    def key(self) -> tuple[Any, ...]:
+        """Everything a page shows of the table, as a value (a kept page's key; a
+        confirmation row never changes, a new one is added)."""
+        return (self.locked, tuple((s.seat, s.confirmation.id if s.confirmation else None,
+                                    s.current, s.has_pin, s.user_id) for s in self.seats))
 
 
 def clean_pin(pin: str | None, field: str) -> str | None:
@@ -135,10 +143,12 @@ class SheetState:
     scorer: bool
 
 
-def sheet_state(session: Session, game: Game, user_id: int | None) -> SheetState:
-    """The :class:`SheetState` of ``game`` for user ``user_id``: one row per seat, each with
-    its latest confirmation, whether it has a PIN and the account linked to its player, and
-    on every row the game's confirmation count, share token and the user's scorer flag."""
+@functools.cache
+def _sheet_state_statements() -> tuple[Any, Any]:
+    """The statement of :func:`sheet_state` (and its form for a game without seats), built
+    once: building it costs more than running it. Its parameters: ``game_id``, ``user_id``."""
+    game_id: BindParameter[int] = bindparam("game_id", type_=Integer)
+    user_id: BindParameter[int] = bindparam("user_id", type_=Integer)
     latest = (select(func.max(Confirmation.id))
               .where(Confirmation.game_id == Seat.game_id, Confirmation.seat == Seat.seat)
               .correlate(Seat).scalar_subquery())
@@ -146,22 +156,30 @@ def sheet_state(session: Session, game: Game, user_id: int | None) -> SheetState
     linked = (select(User.id).where(User.player_id == Seat.player_id).correlate(Seat)
               .limit(1).scalar_subquery())
     count = (select(func.count()).select_from(Confirmation)
-             .where(Confirmation.game_id == game.id).scalar_subquery())
-    share = (select(GameLink.token).where(GameLink.game_id == game.id, GameLink.kind == LinkKind.SHARE,
+             .where(Confirmation.game_id == game_id).scalar_subquery())
+    share = (select(GameLink.token).where(GameLink.game_id == game_id, GameLink.kind == LinkKind.SHARE,
                                           GameLink.ended_at.is_(None))
              .order_by(GameLink.id.desc()).limit(1).scalar_subquery())
-    scorer = exists().where(GameScorer.game_id == game.id,
-                            GameScorer.user_id == (user_id if user_id is not None else -1))
-    rows = session.execute(
-        select(Seat.seat, Seat.player_id, has_pin, linked, Confirmation, count, share, scorer)
-        .select_from(Seat).outerjoin(Confirmation, Confirmation.id == latest)
-        .where(Seat.game_id == game.id).order_by(Seat.seat)).all()
+    scorer = exists().where(GameScorer.game_id == game_id, GameScorer.user_id == user_id)
+    rows = (select(Seat.seat, Seat.player_id, has_pin, linked, Confirmation, count, share, scorer)
+            .select_from(Seat).outerjoin(Confirmation, Confirmation.id == latest)
+            .where(Seat.game_id == game_id).order_by(Seat.seat))
+    return rows, select(count, share, scorer)
+
+
+def sheet_state(session: Session, game: Game, user_id: int | None) -> SheetState:
+    """The :class:`SheetState` of ``game`` for user ``user_id``: one row per seat, each with
+    its latest confirmation, whether it has a PIN and the account linked to its player, and
+    on every row the game's confirmation count, share token and the user's scorer flag."""
+    statement, seatless = _sheet_state_statements()
+    params = {"game_id": game.id, "user_id": user_id if user_id is not None else -1}
+    rows = session.execute(statement, params).all()
     seats = [SeatState(seat=int(r[0]), confirmation=r[4],
                        current=r[4] is not None and r[4].version == game.version,
                        has_pin=bool(r[2]), user_id=r[3]) for r in rows]
     locked = game.status is GameStatus.COMPLETE and len(seats) == 4 and all(s.current for s in seats)
     if not rows:     # a game without seats (none is made so): nothing to confirm
-        extra = session.execute(select(count, share, scorer)).one()
+        extra = session.execute(seatless, params).one()
         return SheetState(TableState(seats=[], locked=False), int(extra[0] or 0), extra[1],
                           bool(extra[2]))
     first = rows[0]

@@ -1,16 +1,17 @@
 """Reads: plain dicts built from the replayed record (no ORM objects reach templates)."""
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from cachetools import LRUCache
-from sqlalchemy import func, select, tuple_
+from sqlalchemy import Integer, bindparam, func, select, tuple_
 from sqlalchemy.orm import Session
 
-from app.models import AuditEntry, Confirmation, Game, Player, SeatResult, StoredResult
+from app.models import AuditEntry, Confirmation, Game, Player, SeatResult, StoredResult, User
 from app.rules import RecordError, build_report, digest, get_profile, load
 from app.services.collation import by_name
 from app.services.results import day_start
@@ -347,11 +348,32 @@ class Stamp:
     confirmations: int = 0
 
 
-def game_stamp(session: Session, game_id: int) -> Stamp | None:
+@functools.cache
+def _stamp_statement() -> Any:
+    """The version check's one statement, built once (building costs more than running
+    it): the game's stamp and the session generation of user ``user_id`` (NULL for none)."""
     confirmed = (select(func.count()).select_from(Confirmation).where(Confirmation.game_id == Game.id)
                  .scalar_subquery())
-    row = session.execute(select(Game.version, Game.updated_at, confirmed).where(Game.id == game_id)).first()
-    return None if row is None else Stamp(int(row[0]), row[1], int(row[2] or 0))
+    generation = (select(User.session_generation)
+                  .where(User.id == bindparam("user_id", type_=Integer)).scalar_subquery())
+    return (select(Game.version, Game.updated_at, confirmed, generation)
+            .where(Game.id == bindparam("game_id", type_=Integer)))
+
+
+def game_stamp(session: Session, game_id: int) -> Stamp | None:
+    return game_stamp_for(session, game_id, None)[0]
+
+
+def game_stamp_for(session: Session, game_id: int,
+                   user_id: int | None) -> tuple[Stamp | None, int | None]:
+    """The game's :class:`Stamp` and, read in the same statement, the session generation
+    of user ``user_id`` (None: no such user, or no game): a logged-in phone's poll checks
+    its login and the game in one statement (app.web.auth.poll_guard)."""
+    row = session.execute(_stamp_statement(),
+                          {"game_id": game_id, "user_id": -1 if user_id is None else user_id}).first()
+    if row is None:
+        return None, None
+    return Stamp(int(row[0]), row[1], int(row[2] or 0)), (None if row[3] is None else int(row[3]))
 
 
 def confirmation_count(session: Session, game_id: int) -> int:

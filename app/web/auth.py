@@ -41,7 +41,7 @@ from flask_wtf.csrf import generate_csrf
 from app.db import get_session
 from app.forms.auth import FirstDirectorForm, LoginForm, LogoutForm
 from app.models import Game, Role, User
-from app.services import accounts, confirm, throttle, tokens
+from app.services import accounts, confirm, queries, throttle, tokens
 from app.services.accounts import Access
 from app.services.errors import BadInput
 from app.web.common import safe_next
@@ -227,6 +227,8 @@ def guard() -> Any:
         return None
     if not _has_users() and not wants_json():
         return redirect(url_for("auth.setup"))
+    if endpoint in LOGIN_ONLY and request.method in ("GET", "HEAD") and not by_token():
+        return login_only_guard(endpoint)
     u = user()
     if u is None:
         return _refuse_anonymous()
@@ -238,6 +240,35 @@ def guard() -> Any:
     if refusal is not None:
         return refusal
     return _game_refusal(endpoint, writing)
+
+
+#: Reads for anyone logged in that use nothing of the user (no role, no game right): the
+#: version check every open page of a game asks about once a second, and the PDFs (a
+#: repeat download is a file read). :func:`login_only_guard` checks the login without
+#: loading the user, for the version check inside the statement that reads the stamp.
+LOGIN_ONLY = frozenset({"live.stamp", "pdf.sheet", "pdf.hand", "pdf.blank"})
+
+
+def login_only_guard(endpoint: str) -> Any:
+    """The guard of a :data:`LOGIN_ONLY` read: the session's user (``"<id>:<generation>"``,
+    as :func:`accounts.user_for_session` reads it) must exist with that generation. For the
+    version check it is read with the game's stamp, kept for the view (``g.live_stamp``)."""
+    session_id = str(cookie_session.get("_user_id") or "")
+    user_id, sep, generation = session_id.partition(":")
+    if not (sep and user_id.isdigit() and generation.isdigit()):
+        return _refuse_anonymous()
+    if endpoint == "live.stamp":
+        game_id = int((request.view_args or {}).get("game_id", 0))
+        found, current = queries.game_stamp_for(get_session(), game_id, int(user_id))
+        if found is None:        # no such game: said only to a login (a stranger learns nothing)
+            current = accounts.session_generation(get_session(), int(user_id))
+        g.live_stamp = found
+    else:
+        current = accounts.session_generation(get_session(), int(user_id))
+    if current != int(generation):
+        return _refuse_anonymous()     # logged out elsewhere, a new password, a role change
+    _renew_daily()
+    return None
 
 
 def _renew_daily() -> None:

@@ -85,7 +85,8 @@ def known_table_stamp(game_id: int) -> int | None:
 
 def stamp_response(game_id: int) -> Any:
     """The version check of a game (also behind its share link)."""
-    found = queries.game_stamp(get_session(), game_id)
+    # read with the login already (app.web.auth.poll_guard), else now
+    found = g.pop("live_stamp") if "live_stamp" in g else queries.game_stamp(get_session(), game_id)
     if found is None:
         abort(404)
     tag = etag_of(found.version, found.confirmations)

@@ -148,8 +148,9 @@ def sheet(game_id: int) -> str:
     state = confirm.sheet_state(get_session(), game, u.id if u is not None else None)
     remember_table_stamp(game.id, state.confirmations)
     share = SharedLink(state.share_token) if state.share_token is not None else None
-    return render_sheet(game, table=state.table, share=share,
-                        access=known_game_access(game.id, state.scorer))
+    access = known_game_access(game.id, state.scorer)
+    return render_sheet(game, table=state.table, share=share, access=access,
+                        state=(state.table.key(), state.confirmations, state.share_token, access))
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ def sheet(token: str) -> str:
     state = confirm.sheet_state(get_session(), game, None)
     remember_table_stamp(game.id, state.confirmations)
     return render_sheet(game, "share/sheet.html", base_url=url_for("share.sheet", token=token),
-                        token=token, table=state.table)
+                        token=token, table=state.table,
+                        state=(state.table.key(), state.confirmations, token))
 
 
 @bp.get("/s/<token>/live")

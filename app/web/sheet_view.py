@@ -3,6 +3,7 @@ notes rendered once per record content and kept (a cachetools LRU cache)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Hashable
 from typing import Any
 
 from cachetools import LRUCache
@@ -12,6 +13,7 @@ from markupsafe import Markup
 from app.services import queries
 from app.web.chart import legend, progression_svg
 from app.web.common import lang
+from app.web.page_cache import cached_page
 from app.web.words import _
 
 _FRAGMENTS_KEPT = 64
@@ -40,12 +42,19 @@ def _sheet_body(view: dict[str, Any], language: str) -> Markup:
 
 
 def render_sheet(game: Any, template: str = "games/sheet.html", base_url: str | None = None,
-                 **context: Any) -> str:
+                 *, state: Hashable = None, **context: Any) -> str:
     """The sheet page of `game`; with `base_url` (a share link) its hand links start there
-    and it offers no correction."""
-    language = lang()
-    view = queries.sheet_view(game, language)
-    if base_url is not None:
-        view.update(base_url=base_url, shared=True)
-    body = _sheet_body(view, language) if not view["error"] else Markup("")
-    return render_template(template, g=view, body=body, wakelock=True, **context)
+    and it offers no correction. `state` names everything of `context` the page shows
+    (the table's confirmations, the share link, the user's rights): the page is then kept
+    for the next identical read (app/web/page_cache.py) under the game's version and it."""
+    def render() -> str:
+        language = lang()
+        view = queries.sheet_view(game, language)
+        if base_url is not None:
+            view.update(base_url=base_url, shared=True)
+        body = _sheet_body(view, language) if not view["error"] else Markup("")
+        return render_template(template, g=view, body=body, wakelock=True, **context)
+
+    key = None if state is None else ("sheet", template, game.id, game.version, game.updated_at,
+                                      base_url, state)
+    return cached_page(key, render)

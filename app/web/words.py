@@ -15,10 +15,11 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from flask import Flask, current_app
-from flask_babel import format_date, format_datetime, format_decimal, get_locale, gettext, pgettext
+from flask_babel import format_date, format_datetime, format_decimal, get_locale, pgettext
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
+from app.i18n import page_translations
 from app.rules import PROFILES, Contract, Profile
 from app.rules.auction import NULL_BID_POINTS, OTHER_433_POINTS, OWNER_433_POINTS, TRICK_BID_POINTS
 from app.rules.cards import SUIT_SYMBOLS as ENGINE_SUIT_SYMBOLS
@@ -58,7 +59,8 @@ SCORES = {"trick_bid": TRICK_BID_POINTS, "null_bid": NULL_BID_POINTS,
 
 def _(template: str, **params: object) -> str:
     """The message in the page's language (typed: the catalog always gives text)."""
-    return str(gettext(template, **params))
+    found = str(page_translations().ugettext(template))
+    return found % params if params else found
 
 
 def current_lang() -> str:

@@ -46,14 +46,15 @@ def test_version_check_reads_the_game_row_without_its_record(app, client, make_g
         statements.append(statement)
 
     engine = get_db(app).engine
+    assert client.get(f"/games/{gid}/live").status_code == 200   # (the app's first: "any user?")
     event.listen(engine, "before_cursor_execute", seen)
     try:
         assert client.get(f"/games/{gid}/live", headers={"If-None-Match": '"v1"'}).status_code == 304
     finally:
         event.remove(engine, "before_cursor_execute", seen)
-    # besides the logged-in user's row (Flask-Login loads it for every request)
-    queries = [s for s in statements if s.lstrip().upper().startswith("SELECT") and "user_account" not in s]
-    assert len(queries) == 1
+    # ONE statement: the game's stamp and the login's check together (auth.poll_guard)
+    queries = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+    assert len(queries) == 1, queries
     assert "record" not in queries[0] and "audit_entry" not in queries[0]
 
 
