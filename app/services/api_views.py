@@ -1,7 +1,6 @@
 """What /api/v1 answers, as JSON values, from the same services the pages use (no Flask)."""
 from __future__ import annotations
 
-import copy
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -84,8 +83,8 @@ def game_page(session: Session, *, cursor: str | None = None, limit: int = 50,
 def hand_problems(game: Game, hand: dict[str, Any], index: int) -> list[RecordError]:
     """Every problem the engine finds in ``hand`` as hand ``index`` of the game (empty:
     none; the save then checks the whole record once more)."""
-    record = copy.deepcopy(game.record)
-    record["hands"] = [*record["hands"][:index], hand]
+    # a new dict and list; the stored hands are shared, and only read (the engine is pure)
+    record = {**game.record, "hands": [*game.record["hands"][:index], hand]}
     return entry_problems(record, index)
 
 
