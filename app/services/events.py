@@ -9,13 +9,14 @@ round before is not locked, unless forced with a reason (kept in the event's log
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from app.models import (
     AuditAction,
@@ -401,13 +402,17 @@ def _last_changes(session: Session, game_ids: list[int]) -> dict[int, tuple[Any,
 def round_tables(session: Session, rnd: EventRound) -> list[TableStatus]:
     """Every table of a round as the director's view shows it (a few queries in all)."""
     ids = [t.game_id for t in rnd.tables]
+    # the round's games and their seats in two statements (not two per table): each
+    # table's ``t.game`` then finds its game already loaded
+    games = {g.id: g for g in session.scalars(
+        select(Game).where(Game.id.in_(ids)).options(selectinload(Game.seats)))}
     stored = {r.game_id: r for r in session.scalars(
         select(StoredResult).where(StoredResult.game_id.in_(ids)))}
     latest = latest_confirmations(session, ids)
     changes = _last_changes(session, ids)
     out = []
     for t in rnd.tables:
-        game, row, seen = t.game, stored.get(t.game_id), latest[t.game_id]
+        game, row, seen = games[t.game_id], stored.get(t.game_id), latest[t.game_id]
         broken = row is None or row.error is not None
         totals = None if broken or row is None else list(row.totals)
         at, by = changes.get(t.game_id, (game.updated_at, None))
@@ -455,8 +460,9 @@ def _number(x: Fraction) -> int | float:
     return int(x) if x.denominator == 1 else round(float(x), 2)
 
 
-def place_points(totals: list[int], points: list[float]) -> list[Fraction]:
+def place_points(totals: list[int], points: Sequence[float | Fraction]) -> list[Fraction]:
     """Ranking points by place at one table, tied places sharing their points equally."""
+    exact = [p if isinstance(p, Fraction) else Fraction(p) for p in points]
     out = [Fraction(0)] * len(totals)
     order = sorted(range(len(totals)), key=lambda s: -totals[s])
     i = 0
@@ -464,11 +470,16 @@ def place_points(totals: list[int], points: list[float]) -> list[Fraction]:
         j = i
         while j < len(order) and totals[order[j]] == totals[order[i]]:
             j += 1
-        share = sum((Fraction(points[k]) for k in range(i, j)), Fraction(0)) / (j - i)
+        # a place of its own keeps its points as they are (no arithmetic: the common case)
+        share = exact[i] if j - i == 1 else sum(exact[i:j], Fraction(0)) / (j - i)
         for k in range(i, j):
             out[order[k]] = share
         i = j
     return out
+
+
+#: The points of a table's winner (a shared first place splits them): tables won.
+_WIN = (Fraction(1), Fraction(0), Fraction(0), Fraction(0))
 
 
 def _table_rows(session: Session, event: Event) -> list[tuple[int, list[int], list[int]]]:
@@ -495,9 +506,10 @@ def standings(session: Session, event: Event) -> Standings:
     rows = {e.player_id: StandingRow(e.player_id, names[e.player_id], [None] * n_rounds, [False] * n_rounds)
             for e in event.entrants}
     scores: dict[int, dict[int, Fraction]] = {}
+    ranking = [Fraction(p) for p in event.ranking_points]
     for number, pids, totals in _table_rows(session, event):
-        won = place_points(totals, [1, 0, 0, 0])
-        earned = (place_points(totals, event.ranking_points) if event.scoring == "ranking"
+        won = place_points(totals, _WIN)
+        earned = (place_points(totals, ranking) if event.scoring == "ranking"
                   else [Fraction(t) for t in totals])
         for s, pid in enumerate(pids):
             if pid not in rows:
