@@ -17,6 +17,9 @@ runner holds at most the games of one part file. Processes are started by a fork
 """
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import gc
 import multiprocessing
 import os
 import pickle
@@ -73,12 +76,23 @@ def _start(config: dict[str, Any], language: str, orientation: str, base_url: st
     _worker.update(app=app, context=context, language=language, orientation=orientation)
 
 
+def release_memory() -> None:
+    """Gives what a finished render freed back to the system (a cycle collection, then
+    glibc's ``malloc_trim``): without it a render process's resident size grew by ~50 MB
+    over its first renders (freed blocks kept by the allocator), and its peak with it."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):   # not glibc: the collection alone
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 def _render(game_id: int) -> bytes | None:
     from app.db import get_db
     from app.web.printing import bulk_sheet_pdf
 
     with get_db(_worker["app"]).sessionmaker() as session:
-        return bulk_sheet_pdf(session, game_id, _worker["language"], _worker["orientation"])
+        data = bulk_sheet_pdf(session, game_id, _worker["language"], _worker["orientation"])
+    release_memory()
+    return data
 
 
 @contextmanager

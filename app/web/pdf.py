@@ -241,7 +241,9 @@ def _exports_dir(app: Flask) -> Path:
 
 
 def _render_game(session: Any, game_id: int, language: str, orientation: str) -> bytes | None:
-    return bulk_sheet_pdf(session, game_id, language, orientation)
+    data = bulk_sheet_pdf(session, game_id, language, orientation)
+    export_pool.release_memory()     # the runner renders a small job game by game
+    return data
 
 
 def runner(app: Flask | None = None) -> ExportRunner:
