@@ -83,3 +83,9 @@ class VersionedForm(FlaskForm):
     version = WholeNumber(VERSION, validators=[InputRequired()], low=0, high=ID_MAX)
     correction = StringField(_l("Reason for correcting a confirmed sheet"),
                              validators=[Optional(), Length(max=300)])
+
+
+class FirstSeatForm(VersionedForm):
+    """Who deals first (rifki: who holds the 2♦), as the table has it, before hand 1."""
+
+    seat = SelectField(_l("Seat"), coerce=int, choices=choices((s, str(s + 1)) for s in range(4)))

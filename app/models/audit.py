@@ -20,6 +20,7 @@ class AuditAction(enum.Enum):
     ADD_HAND = "add_hand"
     EDIT_HAND = "edit_hand"
     DELETE_HAND = "delete_hand"
+    FIRST_SEAT = "first_seat"   # the first dealer, or rifki's 2♦ holder, set before hand 1
 
 
 class AuditEntry(Base):

@@ -9,8 +9,8 @@ from sqlalchemy.orm import Session
 from app.models import AuditAction, Game
 from app.rules import RecordError, get_profile
 from app.rules.limits import read_json
-from app.services.errors import BadInput
-from app.services.records import create_game
+from app.services.errors import BadInput, Text
+from app.services.records import create_game, save_record
 
 RECORD_FORMAT = "kingsheet/1"
 
@@ -47,3 +47,22 @@ def read_record_file(raw: bytes) -> Any:
 def import_game(session: Session, data: Any, *, who: str = "?", scorer_id: int | None = None) -> Game:
     """A game created from a record (RECORD.md); the record is kept as normalized."""
     return create_game(session, data, who=who, action=AuditAction.IMPORT, scorer_id=scorer_id)
+
+
+def set_first_seat(session: Session, game: Game, seat: int, *, expected_version: int | None,
+                   who: str = "?") -> Game:
+    """The first dealer (rifki: whoever holds the 2♦, the first chooser) as the table has it,
+    while no hand is recorded. An event draws its tables before the cards are dealt, and a
+    drawn rifki chooser is a guess until the deal shows who holds the 2♦ (RULES.md §3: it
+    is "entered at the start"); a table that cut for the deal otherwise than drawn says so
+    here. Logged like every change, with the version it produces."""
+    if seat not in range(4):
+        raise BadInput("seat", Text("There is no such seat."))
+    if game.hands:
+        raise BadInput("seat", Text("The first seat is set before the first hand; a hand is "
+                                    "recorded already."))
+    key = get_profile(game.profile).seat_key
+    record = {**game.record, key: seat}
+    return save_record(session, game, record, expected_version=expected_version, who=who,
+                       action=AuditAction.FIRST_SEAT, hand_index=None,
+                       before={key: game.record.get(key)}, after={key: seat})

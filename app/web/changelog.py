@@ -220,4 +220,19 @@ def entry_lines(action: str, before: Any, after: Any, players: Sequence[str],
         n = len(record.get("hands") or [])
         names = ", ".join(str(p) for p in record.get("players") or [])
         return [names, str(ngettext("%(num)s hand", "%(num)s hands", n))] if n else [names]
+    if action == "first_seat":
+        return [_first_seat_line(before, after, players)]
     return hand_lines(before, after, players, lang, owner)
+
+
+def _first_seat_line(before: Any, after: Any, players: Sequence[str]) -> str:
+    """"Who holds the 2♦ (chooses first): Ana → Beto" (or the first dealer)."""
+    old = before if isinstance(before, dict) else {}
+    new = after if isinstance(after, dict) else {}
+    key = next(iter(new), "first_dealer")
+
+    def name(seat: Any) -> str:
+        return str(players[seat]) if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+
+    label = _("Who holds the 2♦ (chooses first)") if key == "first_chooser" else _("First dealer")
+    return f"{label}: {name(old.get(key))} → {name(new.get(key))}"

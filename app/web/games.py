@@ -6,17 +6,17 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.db import get_session
-from app.forms.games import ImportForm, NewGameForm, option_field_name
+from app.forms.games import FirstSeatForm, ImportForm, NewGameForm, option_field_name
 from app.forms.lists import GameFilterForm
 from app.rules import PROFILES, RecordError
 from app.security import Response
 from app.services import confirm, queries
 from app.services import games as games_service
-from app.services.errors import BadInput
+from app.services.errors import BadInput, ConflictError, NothingChanged
 from app.web import changelog
 from app.web.auth import actor, known_game_access, user
 from app.web.common import SafeCsvWriter, lang, load_game_or_404, remember_table_stamp
@@ -151,6 +151,26 @@ def sheet(game_id: int) -> str:
     access = known_game_access(game.id, state.scorer)
     return render_sheet(game, table=state.table, share=share, access=access,
                         state=(state.table.key(), state.confirmations, state.share_token, access))
+
+
+@bp.post("/games/<int:game_id>/first-seat")
+def first_seat(game_id: int) -> Any:
+    """The table's first dealer (rifki: the 2♦ holder) before hand 1 (the sheet's panel)."""
+    game = load_game_or_404(game_id)
+    form = FirstSeatForm()
+    if not form.validate():
+        abort(400)
+    try:
+        games_service.set_first_seat(get_session(), game, form.seat.data,
+                                     expected_version=form.version.data, who=actor())
+    except ConflictError:
+        flash(_("Someone else changed this game meanwhile: nothing was changed. "
+                "Check the sheet and try again."), "conflict")
+    except NothingChanged:
+        pass
+    except BadInput as e:
+        flash(problem_text(e), "error")
+    return redirect(url_for("games.sheet", game_id=game_id), 303)
 
 
 @dataclass(frozen=True)
