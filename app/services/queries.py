@@ -216,10 +216,22 @@ RECENT_PLAYERS = 50
 def recent_player_ids(session: Session, limit: int = RECENT_PLAYERS) -> list[int]:
     """The ``limit`` players who sat at a game most recently (a bounded list whatever the
     size of the roster; the rest are found by typing, /players/names)."""
-    last = func.max(SeatResult.played_at)
-    stmt = (select(SeatResult.player_id).group_by(SeatResult.player_id)
-            .order_by(last.desc(), SeatResult.player_id.desc()).limit(limit))
-    return [int(pid) for pid in session.scalars(stmt)]
+    # The latest seat rows backwards, along the index on played_at, until ``limit`` players
+    # are seen: grouping every seat row by player (400,000 rows at 100,000 games) made the
+    # game list 4.6 times slower at that size than at 100 games. The order is the grouped
+    # one's: by each player's latest game, then by player id, both descending.
+    window = max(64, 8 * limit)
+    while True:
+        rows = session.execute(select(SeatResult.played_at, SeatResult.player_id)
+                               .order_by(SeatResult.played_at.desc()).limit(window)).all()
+        every = len(rows) < window
+        if not every:          # the last moment read may go on past the window: read it whole
+            rows = [r for r in rows if r[0] != rows[-1][0]]
+        ordered = sorted(rows, key=lambda r: (r[0], r[1]), reverse=True)
+        found = list(dict.fromkeys(int(r[1]) for r in ordered))
+        if every or len(found) >= limit:
+            return found[:limit]
+        window *= 4
 
 
 def player_choices(session: Session, keep: int | None = None) -> list[tuple[int, str]]:
