@@ -245,14 +245,20 @@ def add_hand(_shape: dict[str, Any], game_id: int, reason: str | None = None) ->
     def carry_out() -> Any:
         expected = _expected_version(game)
         hand = _hand_body()
-        problems = [{"code": e.code, "message": translate_error(e), "field": e.field}
-                    for e in api_views.hand_problems(game, hand, len(game.hands))]
-        if problems:
+        index = len(game.hands)
+        try:
+            saved = hands.record_hand(get_session(), game, hand, expected_version=expected,
+                                      who=actor(), reason=director_reason(reason))
+        except RecordError:
+            # refused: every problem of the hand at once (a save the engine accepts is not
+            # checked twice: the entry check replays the game's hands once more)
+            problems = [{"code": e.code, "message": translate_error(e), "field": e.field}
+                        for e in api_views.hand_problems(game, hand, index)]
+            if not problems:
+                raise
             first = problems[0]
             raise _Refusal(_error(422, first["code"], first["message"], first["field"],
-                                  problems=problems))
-        saved = hands.record_hand(get_session(), game, hand, expected_version=expected,
-                                  who=actor(), reason=director_reason(reason))
+                                  problems=problems)) from None
         return _saved(saved, len(saved.hands) - 1, 201)
     return _write(carry_out, game)
 
