@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,9 +36,21 @@ def load_record(name: str) -> dict[str, Any]:
     return json.loads((RECORDS / name).read_text())
 
 
+def migrate(url: str) -> None:
+    """The app's own migration on start (`app.db.upgrade`), without an app."""
+    from app.db import Database, upgrade
+
+    db = Database(url)
+    try:
+        upgrade(db)
+    finally:
+        db.dispose()
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[str]:
-    """A fresh PostgreSQL database for this test session (dropped at the end)."""
+    """A fresh PostgreSQL database for this test session (one per xdist worker: the name
+    carries a uuid), migrated to head once; dropped at the end."""
     psycopg = pytest.importorskip("psycopg")
     try:
         admin = psycopg.connect(PG_DSN, connect_timeout=3, autocommit=True)
@@ -49,30 +62,64 @@ def pg_server() -> Iterator[str]:
     name = f"kingsheet_test_{uuid.uuid4().hex[:12]}"
     admin.execute(f'CREATE DATABASE "{name}"')
     try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+        url = f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+        migrate(url)
+        yield url
     finally:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'kingsheet.sqlite'}"
-    return str(request.getfixturevalue("pg_server"))
+@pytest.fixture(scope="session")
+def pg_emptier(pg_server: str) -> Iterator[Any]:
+    """empty() deletes every row of the session's PostgreSQL database (the app's tables, new
+    ones too; not alembic_version) and restarts their id sequences, as TRUNCATE ... RESTART
+    IDENTITY did, in one short transaction: TRUNCATE makes new files for every table and
+    cost a quarter of a second, twice per test."""
+    from sqlalchemy import create_engine, text
 
-
-def _empty_tables(app: Any) -> None:
-    from sqlalchemy import text
-
-    from app.db import get_db
     from app.models import Base
 
-    engine = get_db(app).engine
-    if engine.dialect.name == "postgresql":
-        names = ", ".join(t.name for t in Base.metadata.sorted_tables)   # every table, new ones too
+    engine = create_engine(pg_server)
+    tables = [t.name for t in reversed(Base.metadata.sorted_tables)]   # children first
+    with engine.connect() as conn:
+        sequences = conn.execute(text(
+            "SELECT s.oid::regclass::text FROM pg_class s JOIN pg_depend d ON d.objid = s.oid "
+            "JOIN pg_class t ON d.refobjid = t.oid WHERE s.relkind = 'S' AND t.relname = ANY(:t)"),
+            {"t": tables}).scalars().all()
+
+    def empty() -> None:
         with engine.begin() as conn:
-            conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            for name in tables:
+                conn.execute(text(f'DELETE FROM "{name}"'))
+            for seq in sequences:
+                conn.execute(text(f"ALTER SEQUENCE {seq} RESTART"))
+
+    yield empty
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty SQLite database migrated to head once per test session (per xdist worker)
+    by the app's own `upgrade`; each SQLite test gets a copy of it (see `database_url`)."""
+    path = tmp_path_factory.mktemp("sqlite-template") / "kingsheet.sqlite"
+    migrate(f"sqlite:///{path}")   # its last connection closed: the WAL is in the file
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database at the migrations' head: on SQLite a copy of
+    `sqlite_template` in the test's own tmp_path (running the 14 migrations for every test
+    cost most of a test's time); on PostgreSQL the session's database, emptied here."""
+    if request.param == "sqlite":
+        path = tmp_path / "kingsheet.sqlite"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite:///{path}"
+    request.getfixturevalue("pg_emptier")()
+    return str(request.getfixturevalue("pg_server"))
 
 
 DIRECTOR = "directora"
@@ -143,6 +190,43 @@ def _client_class() -> Any:
     return UserClient
 
 
+class _CompiledTemplates:
+    """Jinja's compiled templates kept for every app of the test process.
+
+    Each test builds its own app, whose new Jinja environment compiled every template it
+    rendered again (a third of a page test's time). As a bytecode cache of each app's
+    environment, the code compiled once is loaded by the next apps; Jinja checks it against
+    the template's source (a changed template is compiled anew), and the environment's
+    syntax options are part of the key."""
+
+    def __init__(self) -> None:
+        self.codes: dict[tuple[Any, str], bytes] = {}
+
+    def attach(self, env: Any) -> None:
+        from jinja2 import BytecodeCache
+
+        codes = self.codes
+        options = (env.block_start_string, env.block_end_string, env.variable_start_string,
+                   env.variable_end_string, env.comment_start_string, env.comment_end_string,
+                   env.line_statement_prefix, env.line_comment_prefix, env.trim_blocks,
+                   env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline,
+                   env.optimized, tuple(sorted(env.extensions)))
+
+        class Shared(BytecodeCache):
+            def load_bytecode(self, bucket: Any) -> None:
+                code = codes.get((options, bucket.key))
+                if code is not None:
+                    bucket.bytecode_from_string(code)
+
+            def dump_bytecode(self, bucket: Any) -> None:
+                codes[(options, bucket.key)] = bucket.bytecode_to_string()
+
+        env.bytecode_cache = Shared()
+
+
+COMPILED_TEMPLATES = _CompiledTemplates()
+
+
 def make_app(database_url: str, **config: Any) -> Any:
     import tempfile
 
@@ -155,6 +239,7 @@ def make_app(database_url: str, **config: Any) -> Any:
     settings.update(config)
     application = create_app(settings)
     application.test_client_class = _client_class()
+    COMPILED_TEMPLATES.attach(application.jinja_env)
     return application
 
 
@@ -163,9 +248,7 @@ def app(database_url: str) -> Iterator[Any]:
     from app.db import get_db
 
     application = make_app(database_url)
-    _empty_tables(application)
     yield application
-    _empty_tables(application)
     get_db(application).dispose()
 
 
@@ -175,9 +258,7 @@ def csrf_app(database_url: str) -> Iterator[Any]:
     from app.db import get_db
 
     application = make_app(database_url, WTF_CSRF_ENABLED=True)
-    _empty_tables(application)
     yield application
-    _empty_tables(application)
     get_db(application).dispose()
 
 
