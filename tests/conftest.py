@@ -11,6 +11,7 @@ under CI=true, where they fail.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -26,6 +27,50 @@ REPO = Path(__file__).resolve().parent.parent
 RECORDS = REPO / "tests" / "data" / "records"
 PG_DSN = os.environ.get("KINGSHEET_TEST_PG", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
 PLAYERS = ["Ana", "Beto", "Carla", "Dani"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compiles the message catalogs once, before any xdist worker starts: each app compiles
+    a missing or stale .mo into translations/ on start, and two workers doing it at once
+    wrote the same file."""
+    if hasattr(config, "workerinput"):      # an xdist worker: the controller did it
+        return
+    from app.i18n import compile_catalogs
+
+    with contextlib.suppress(OSError):      # a read-only checkout: each app warns as it starts
+        compile_catalogs()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under ``--dist loadgroup`` (scripts/run-tests.sh) tests are spread one by one over the
+    workers, except those grouped here, which run on one worker, file by file: a browser
+    test file (its tests follow one another on the worker's live server, in one Chromium)
+    and a file whose tests share a module-scoped fixture (PDFs rendered once, the
+    schemathesis app), which would otherwise be built again on each worker."""
+    _unique_nodeids(items)
+    for item in items:
+        path = Path(str(item.path)).resolve()
+        defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+        shared = any(d.scope == "module" for fixturedefs in defs.values() for d in fixturedefs)
+        if shared or "browser" in path.relative_to(REPO).parts[:2]:
+            item.add_marker(pytest.mark.xdist_group(str(path.relative_to(REPO))))
+
+
+def _unique_nodeids(items: list[pytest.Item]) -> None:
+    """schemathesis (4.32) names each operation's item ``test_x[GET /api/v1/games]`` but
+    gives them all the node id ``test_x`` under pytest 9.2, and xdist schedules by node id:
+    17 of the 18 operations never ran. Such an item gets its name as its node id; any node
+    id still shared by two items stops the run."""
+    from collections import Counter
+
+    counts = Counter(item.nodeid for item in items)
+    for item in items:
+        original = getattr(item, "originalname", None)
+        if counts[item.nodeid] > 1 and original and item.name.startswith(f"{original}["):
+            item._id = item.parent.id.child(original).with_params(item.name[len(original) + 1:-1])
+    shared = sorted(nodeid for nodeid, n in Counter(item.nodeid for item in items).items() if n > 1)
+    if shared:
+        raise pytest.UsageError(f"tests share a node id (xdist would run one of them): {shared}")
 
 
 def in_ci() -> bool:
