@@ -224,11 +224,13 @@ def test_a_hand_refused_on_sending_reopens_with_its_error(browser: Any, switch: 
         expect(page.locator("tr.pending-row.refused")).to_contain_text("The server refused this hand")
         page.screenshot(path=shot("offline-refused-en.png"), full_page=True)
         assert sheet_rows(live_app, gid) == []
-        with page.expect_event("dialog") as asked:  # a hand waits: the phone asks first
+        # A hand waits: the phone asks first, once it has read the outbox. The question is
+        # answered as it opens: one still open while the click waited for the navigation it
+        # may start blocked the page, and the click timed out.
+        page.once("dialog", lambda dialog: dialog.dismiss())
+        with page.expect_event("dialog") as asked:
             page.click("#logout")
-        dialog = asked.value
-        assert "1 hand on this phone has not been sent yet" in dialog.message
-        dialog.dismiss()
+        assert "1 hand on this phone has not been sent yet" in asked.value.message
         expect(page.locator("#current-user")).to_be_visible()   # still logged in
         page.locator("tr.pending-row.refused button").first.click()   # Open
         page.wait_for_selector("#hand-form")
