@@ -83,9 +83,25 @@ def running_gunicorn(tmp_path: Path, port: int, env: dict[str, str]) -> Iterator
                                 env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         wait_for_port(port, proc, log)
+        wait_for_answer(port, proc, log)
         yield port
     finally:
         stop(proc)
+
+
+def wait_for_answer(port: int, proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Until the app answers (its workers booted and the database migrated): the port opens
+    before that, and on a loaded machine booting takes more than a request's timeout."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"the server exited: {log.read_text()[-2000:]}")
+        try:
+            get(port, "/login", 10)
+            return
+        except OSError:
+            time.sleep(0.2)
+    pytest.fail(f"the server did not answer on {port}: {log.read_text()[-2000:]}")
 
 
 @pytest.fixture
