@@ -198,11 +198,20 @@ def change_user(session: Session, user_id: int, role: str, password: str | None)
 def user_for_session(session: Session, session_id: str) -> User | None:
     """The user of a session cookie's id ``"<id>:<generation>"`` while that generation is the
     user's (an ended session, or a cookie from before generations, is nobody)."""
+    parsed = parse_session_id(session_id)
+    if parsed is None:
+        return None
+    user = session.get(User, parsed[0])
+    return user if user is not None and user.session_generation == parsed[1] else None
+
+
+def parse_session_id(session_id: str) -> tuple[int, int] | None:
+    """(user id, generation) of a session cookie's id ``"<id>:<generation>"``; None for
+    anything else."""
     user_id, sep, generation = session_id.partition(":")
     if not (sep and user_id.isdigit() and generation.isdigit()):
         return None
-    user = session.get(User, int(user_id))
-    return user if user is not None and user.session_generation == int(generation) else None
+    return int(user_id), int(generation)
 
 
 @functools.cache

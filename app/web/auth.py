@@ -253,19 +253,19 @@ def login_only_guard(endpoint: str) -> Any:
     """The guard of a :data:`LOGIN_ONLY` read: the session's user (``"<id>:<generation>"``,
     as :func:`accounts.user_for_session` reads it) must exist with that generation. For the
     version check it is read with the game's stamp, kept for the view (``g.live_stamp``)."""
-    session_id = str(cookie_session.get("_user_id") or "")
-    user_id, sep, generation = session_id.partition(":")
-    if not (sep and user_id.isdigit() and generation.isdigit()):
+    parsed = accounts.parse_session_id(str(cookie_session.get("_user_id") or ""))
+    if parsed is None:
         return _refuse_anonymous()
+    user_id, generation = parsed
     if endpoint == "live.stamp":
         game_id = int((request.view_args or {}).get("game_id", 0))
-        found, current = queries.game_stamp_for(get_session(), game_id, int(user_id))
+        found, current = queries.game_stamp_for(get_session(), game_id, user_id)
         if found is None:        # no such game: said only to a login (a stranger learns nothing)
-            current = accounts.session_generation(get_session(), int(user_id))
+            current = accounts.session_generation(get_session(), user_id)
         g.live_stamp = found
     else:
-        current = accounts.session_generation(get_session(), int(user_id))
-    if current != int(generation):
+        current = accounts.session_generation(get_session(), user_id)
+    if current != generation:
         return _refuse_anonymous()     # logged out elsewhere, a new password, a role change
     _renew_daily()
     return None
