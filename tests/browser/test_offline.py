@@ -15,7 +15,7 @@ from app.rules import load
 from tests.browser.conftest import ARGS, CHROMIUM, login, shot
 from tests.browser.netswitch import NetSwitch, go_offline, go_online
 from tests.browser.test_referee import import_game
-from tests.browser.test_whole_games import enter_captures, enter_counts
+from tests.browser.test_whole_games import enter_captures, enter_counts, page_totals
 from tests.conftest import load_record
 
 pytestmark = pytest.mark.browser
@@ -89,13 +89,15 @@ def sheet_rows(live_app: Any, gid: int) -> list[dict[str, Any]]:
         return list(game.record["hands"])
 
 
-def test_counts_and_captures_wait_offline_and_are_sent_once(phone1: Phone, live_app: Any) -> None:
+def test_three_entry_modes_wait_across_a_restart_and_are_sent_once(phone1: Phone, live_app: Any) -> None:
+    """Hands 5, 6 and 7 of a rifki game entered with no network, trick by trick, by counts
+    and by captured cards, each on top of the waiting ones; the phone restarted; sent once
+    each, in order, with "Enviar ahora" when the server answers again."""
     record = load_record("rifki_complete.json")
-    start = dict(record, hands=record["hands"][:3])
     full = load(record)
     page = phone1.start()
     login(page)
-    gid = import_game(page, start)
+    gid = import_game(page, dict(record, hands=record["hands"][:4]))
     ready_for_offline(page, gid)
 
     phone1.offline()
@@ -109,44 +111,71 @@ def test_counts_and_captures_wait_offline_and_are_sent_once(phone1: Phone, live_
     page.goto(f"/games/{gid}")
     page.screenshot(path=shot("offline-sheet-copy.png"), full_page=True)
 
-    # hand 4 (Kupa almaz) by its captured cards
-    h4 = full.hands[3]
-    page.click("#enter-hand")
-    page.click('#choose label:has(input[name="contract"][value="kupa-almaz"])')
-    page.click("#choose-continue")
-    page.wait_for_selector("#hand-form[data-ready]")
-    enter_captures(page, h4)
-    page.click("#save-hand")
+    # hand 5 (Koz ♥) trick by trick: the cards kept on the page in the order tapped
+    h5 = record["hands"][4]
+    choose(page, "koz", "H", tricks=True)
+    page.wait_for_selector("#card-grid")
+    for trick in h5["tricks"]:
+        for card in trick:
+            page.click(f'#card-grid a.cardbtn[data-card="{card}"]')
+    expect(page.locator("#offline-plays .offline-tricks li")).to_have_count(13)
+    expect(page.locator("#offline-plays")).to_contain_text("Sin conexión")
+    page.screenshot(path=shot("offline-tricks.png"), full_page=True)
+    page.click("#offline-save")
     page.wait_for_url(re.compile(rf"/games/{gid}$"))
     expect(page.locator("tr.pending-row")).to_have_count(1)
-    expect(page.locator("#outbox-bar")).to_contain_text("1 mano espera")
-    page.screenshot(path=shot("offline-sheet-pending.png"), full_page=True)
+    expect(page.locator("#outbox-bar")).to_contain_text(re.compile(r"1 mano espera .*desde las \d\d:\d\d"))
 
-    # hand 6's counts (Kız almaz) entered on top of the waiting hand
-    h6 = full.hands[5]
-    page.click("#enter-hand")
-    page.click('#choose label:has(input[name="contract"][value="kiz-almaz"])')
-    page.click("#choose-continue")
+    # hand 6 (Kız almaz) by its counts, entered on top of the waiting hand
+    choose(page, "kiz-almaz")
     page.wait_for_selector("#hand-form[data-ready]")
-    expect(page.locator("#outbox-on-top")).to_contain_text("fila 5")
-    enter_counts(page, h6)
+    expect(page.locator("#outbox-on-top")).to_contain_text("fila 6")
+    expect(page.locator("#outbox-bar")).to_contain_text("1 mano espera")   # on the entry page too
+    enter_counts(page, full.hands[5])
     page.click("#save-hand")
     page.wait_for_url(re.compile(rf"/games/{gid}$"))
     expect(page.locator("tr.pending-row")).to_have_count(2)
 
-    # the phone is closed and opened again, still with no network: both hands wait
+    # hand 7 (Kupa almaz again) by its captured cards, on top of both
+    choose(page, "kupa-almaz")
+    page.wait_for_selector("#hand-form[data-ready]")
+    expect(page.locator("#outbox-on-top")).to_contain_text("fila 7")
+    enter_captures(page, full.hands[3])
+    page.click("#save-hand")
+    page.wait_for_url(re.compile(rf"/games/{gid}$"))
+    expect(page.locator("tr.pending-row")).to_have_count(3)
+    expect(page.locator("#outbox-bar")).to_contain_text("3 manos esperan")
+    page.screenshot(path=shot("offline-sheet-pending.png"), full_page=True)
+    no_sideways_scroll(page)
+
+    # the phone is closed and opened again, still with no network: the three hands wait
     phone1.stop()
     page = phone1.start(offline=True)
     phone1.switch.set(False)
     page.goto(f"/games/{gid}")
-    expect(page.locator("tr.pending-row")).to_have_count(2)
-    assert len(sheet_rows(live_app, gid)) == 3
+    expect(page.locator("tr.pending-row")).to_have_count(3)
+    assert len(sheet_rows(live_app, gid)) == 4
 
-    phone1.online()
+    # the phone's network is back before the club's server answers: the send on "online"
+    # fails and the hands still wait; once the server answers, "Enviar ahora" sends them
+    phone1.context.set_offline(False)
+    expect(page.locator("body")).to_have_attribute("data-outbox-sent", "0")
+    expect(page.locator("tr.pending-row")).to_have_count(3)
+    phone1.switch.set(True)
+    page.click("#outbox-send")
     expect(page.locator("tr.pending-row")).to_have_count(0, timeout=20_000)
+    expect(page.locator("#outbox-bar")).to_have_count(0)
     hands = sheet_rows(live_app, gid)
-    assert [h["contract"] for h in hands] == ["el-almaz", "erkek-almaz", "koz", "kupa-almaz", "kiz-almaz"]
-    expect(page.locator("#hand-5")).to_be_visible()
+    assert [h["contract"] for h in hands] == ["el-almaz", "erkek-almaz", "koz", "kupa-almaz",
+                                              "koz", "kiz-almaz", "kupa-almaz"]
+    assert hands[4]["tricks"] == h5["tricks"]
+    assert hands[5]["counts"]["queens"] == full.hands[5].counts["queens"]
+    # their points: the engine's totals of the seven hands, on the sheet
+    expected = load(dict(record, hands=record["hands"][:6] + [record["hands"][3]])).totals
+    for n in (5, 6, 7):
+        expect(page.locator(f"#hand-{n}")).to_be_visible()
+    assert page_totals(page) == list(expected)
+    no_sideways_scroll(page)
 
 
 @pytest.fixture
@@ -175,34 +204,6 @@ def choose(page: Any, contract: str, trump: str | None = None, tricks: bool = Fa
     page.click("#choose-continue")
 
 
-def test_a_hand_played_trick_by_trick_offline(phone1: Phone, live_app: Any) -> None:
-    record = load_record("rifki_complete.json")
-    hand = record["hands"][4]          # koz ♥, entered card by card
-    page, gid = started(phone1, live_app, 4)
-    phone1.offline()
-    choose(page, "koz", "H", tricks=True)
-    page.wait_for_selector("#card-grid")
-    for trick in hand["tricks"]:
-        for card in trick:
-            page.click(f'#card-grid a.cardbtn[data-card="{card}"]')
-    expect(page.locator("#offline-plays .offline-tricks li")).to_have_count(13)
-    expect(page.locator("#offline-plays")).to_contain_text("Sin conexión")
-    page.screenshot(path=shot("offline-tricks.png"), full_page=True)
-    page.click("#offline-save")
-    page.wait_for_url(re.compile(rf"/games/{gid}$"))
-    expect(page.locator("tr.pending-row")).to_have_count(1)
-    assert len(sheet_rows(live_app, gid)) == 4
-
-    phone1.online()
-    expect(page.locator("tr.pending-row")).to_have_count(0, timeout=20_000)
-    saved = sheet_rows(live_app, gid)
-    assert len(saved) == 5 and saved[4]["tricks"] == hand["tricks"]
-    expected = load(dict(record, hands=record["hands"][:5])).totals
-    shown = [(f"{t:+d}" if t else "0").replace("-", "−") for t in expected]
-    for s in range(4):
-        expect(page.locator(f'td[data-total="{s}"]')).to_have_text(shown[s])
-
-
 def test_a_hand_refused_on_sending_reopens_with_its_error(browser: Any, switch: NetSwitch,
                                                           tmp_path: Path, live_app: Any) -> None:
     phone = Phone(browser, tmp_path / "en", switch, locale="en-GB")
@@ -211,6 +212,9 @@ def test_a_hand_refused_on_sending_reopens_with_its_error(browser: Any, switch: 
         page.goto(f"/lang/en?next=/games/{gid}")
         ready_for_offline(page, gid)
         phone.offline()
+        page.reload()
+        copy_note = re.compile(r"No connection — copy of \d\d:\d\d")    # the page's language
+        expect(page.locator("#offline-copy")).to_contain_text(copy_note)
         choose(page, "el-almaz")
         page.wait_for_selector("#hand-form[data-ready]")
         for s, n in enumerate([3, 4, 2, 5]):      # 14 tricks: the engine counts 13
@@ -275,8 +279,9 @@ def test_a_save_whose_answer_is_lost_is_sent_again_and_stored_once(phone1: Phone
 
 
 def test_two_phones_offline_enter_the_same_hand(phone1: Phone, phone2: Phone, live_app: Any) -> None:
-    page1, gid = started(phone1, live_app, 3)
-    page2, _ = started(phone2, live_app, 3, gid)
+    """Both phones enter hand 5 with no network: one is stored, the other offered as a correction."""
+    page1, gid = started(phone1, live_app, 4)
+    page2, _ = started(phone2, live_app, 4, gid)
     phone1.switch.set(False)
     for phone, page, tricks in ((phone1, page1, [3, 4, 2]), (phone2, page2, [4, 4, 2])):
         phone.context.set_offline(True)
@@ -292,17 +297,17 @@ def test_two_phones_offline_enter_the_same_hand(phone1: Phone, phone2: Phone, li
     phone2.online()
     expect(page2.locator("tr.pending-row.conflict")).to_have_count(1, timeout=20_000)
     hands = sheet_rows(live_app, gid)
-    assert len(hands) == 4 and hands[3]["counts"]["tricks"] == [3, 4, 2, 4]   # stored once
+    assert len(hands) == 5 and hands[4]["counts"]["tricks"] == [3, 4, 2, 4]   # stored once
     page2.screenshot(path=shot("offline-conflict.png"), full_page=True)
-    page2.once("dialog", lambda dialog: dialog.accept())   # "directora saved hand row 4 …: replace?"
+    page2.once("dialog", lambda dialog: dialog.accept())   # "directora saved hand row 5 …: replace?"
     page2.locator("tr.pending-row.conflict button").first.click()        # Open
     page2.wait_for_selector("#hand-form")
     assert page2.input_value("#tricks_0") == "4"                        # phone 2's hand, kept
     expect(page2.locator("#save-hand")).to_contain_text("Sustituir")    # offered as a correction
     page2.click("#save-hand")
-    page2.wait_for_url(re.compile(rf"/games/{gid}(#hand-4)?$"))
+    page2.wait_for_url(re.compile(rf"/games/{gid}(#hand-5)?$"))
     hands = sheet_rows(live_app, gid)
-    assert len(hands) == 4 and hands[3]["counts"]["tricks"] == [4, 4, 2, 3]
+    assert len(hands) == 5 and hands[4]["counts"]["tricks"] == [4, 4, 2, 3]
     expect(page2.locator("tr.pending-row")).to_have_count(0)
 
 
