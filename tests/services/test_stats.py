@@ -85,6 +85,19 @@ def test_one_game_per_contract_and_auction_as_read_by_hand(session):
     assert (dani.auction["bought"], dani.auction["bid_points"], dani.auction["paid"]) == (1, 200, -200)
 
 
+def test_wins_in_a_row_now_and_at_most(session):
+    """Dani wins the subastas record from seat 3 and loses it from seat 0: won, won, lost,
+    won -> wins in a row now 1, at most 2."""
+    assert max(expected_totals("subastas")) == expected_totals("subastas")[3] > expected_totals("subastas")[0]
+    four = ["Ana", "Beto", "Carla", "Dani"]
+    for players in (four, four, ["Dani", "Ana", "Beto", "Carla"], four):
+        import_game(session, seated("subastas", players))
+    dani = of_profile(session, "Dani", "subastas")
+    assert (dani.games, dani.wins, dani.streak, dani.best_streak) == (4, 3, 1, 2)
+    ana = of_profile(session, "Ana", "subastas")
+    assert (ana.wins, ana.streak, ana.best_streak) == (0, 0, 0)
+
+
 def test_kings_made_in_rifki(session):
     import_game(session, seated("rifki", ["Ana", "Beto", "Carla", "Dani"]))
     assert of_profile(session, "Ana", "rifki").kings == 1       # 13 tricks of a koz hand
