@@ -8,7 +8,8 @@ catalog does not know is shown as the engine wrote it, always under the field it
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from flask import Flask
 from flask_babel import get_translations, gettext, pgettext
@@ -19,7 +20,7 @@ from app.rules import RecordError, Term
 from app.rules.profiles import ELEMENTS
 from app.rules.record import TYPE_NAMES, WHAT
 from app.services.errors import Text
-from app.web.words import CONTRACTS, call_text, contract_name, current_lang
+from app.web.words import CONTRACTS, call_text, contract_name, current_lang, signed
 
 FIELD_LABELS = {
     **COUNT_LABELS, "kh": _l("King of hearts"), "last_two": _l("Last two tricks"),
@@ -87,7 +88,7 @@ def translate_error(e: RecordError, players: Sequence[str] | None = None,
     player's name ("Dani: +2"), not as the record writes it ("3:+2")."""
     lang = current_lang()
     params = {k: translate_word(v, lang) if isinstance(v, Term) else v
-              for k, v in e.params.items()}
+              for k, v in with_minus_signs(e.params).items()}
     if players is not None and isinstance(params.get("call"), str):
         params["call"] = call_text(str(params["call"]), players, owner)
     # The record numbers seats 0-3; the pages (table drawing, sheets) number them 1-4.
@@ -109,6 +110,12 @@ def translate_error(e: RecordError, players: Sequence[str] | None = None,
     if template.startswith("%(") and text:      # "%(element)s suman ...": "Las bazas suman"
         text = text[0].upper() + text[1:]
     return text
+
+
+def with_minus_signs(params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with each negative whole number written with the minus sign ("−16", as
+    every page writes points: :func:`app.web.words.signed`), never a hyphen ("-16")."""
+    return {k: signed(v) if type(v) is int and v < 0 else v for k, v in params.items()}
 
 
 def problem_text(e: Exception | Text) -> str:
@@ -138,6 +145,6 @@ def service_text(e: Exception | Text) -> str:
         return str(e)
     template = str(gettext(text.template))
     try:
-        return template % text.params if text.params else template
+        return template % with_minus_signs(text.params) if text.params else template
     except (KeyError, ValueError, TypeError):
         return str(text)

@@ -262,6 +262,24 @@ def test_owners_and_bids_are_written_as_words_and_minus_signs(page: Any) -> None
     assert not re.search(r"(?<![\w−])-\d", who), who        # "−2", never "-2"
 
 
+def test_a_hands_page_and_its_refusals_write_the_minus_sign(page: Any) -> None:
+    """ru32's hand 1 totals −16: the ruling form says so with the minus sign, and so does the
+    engine's refusal of adjusted points that do not add up (issue 27.11: "-16" among "−")."""
+    gid = import_game(page, load_record("ru32_complete.json"))
+    page.goto(f"/games/{gid}/hands/1")
+    ascii_minus = re.compile(r"(?<![\w\-−:/.])-\d")
+    assert not ascii_minus.search(page.inner_text("main")), ascii_minus.findall(page.inner_text("main"))
+    expect(page.locator('[data-for="adjusted"] .label')).to_contain_text("deben sumar −16")
+    page.click('#ruling-form label:has(input[name="kind"][value="adjusted"])')
+    for s, v in enumerate(["-4", "-4", "-4", "-2"]):            # −14: refused
+        page.fill(f"#points_{s}", v)
+    page.fill("#reason", "cartas mostradas")
+    page.click("#save-ruling")
+    error = page.locator('[data-for="adjusted"] .error')
+    expect(error).to_contain_text("los puntos suman −14; el total de esta mano es −16")
+    assert not ascii_minus.search(page.inner_text("main"))
+
+
 AUDITED = ["es", "en", "tr", "ru"]
 
 

@@ -211,7 +211,7 @@ def ruling_form(client: Any, gid: int, **data: str) -> Any:
 
 @pytest.mark.parametrize("data,field_text", [
     ({"kind": "adjusted", "points_0": "-4", "points_1": "-4", "points_2": "-4",
-      "points_3": "-3", "reason": "x"}, "the points add up to -15; this hand&#39;s total is -16"),
+      "points_3": "-3", "reason": "x"}, "the points add up to −15; this hand&#39;s total is −16"),
     ({"kind": "adjusted", "points_0": "-16", "points_1": "0", "points_2": "0",
       "points_3": "0"}, "an adjusted ruling needs a reason"),
     ({"kind": "adjusted", "points_0": "abc", "reason": "x"}, "Type a whole number."),
