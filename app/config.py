@@ -43,6 +43,9 @@ DEFAULTS: dict[str, Any] = {
     # is rendered again and compared (None: on in the tests, TESTING, off in production).
     "PAGE_CACHE_KB": 16 * 1024,
     "PAGE_CACHE_VERIFY": None,
+    # The version check's short way (app/web/fast_poll.py): whether every 304 it answers is
+    # compared with the app's own answer (None: on in the tests, TESTING, off in production).
+    "FAST_POLL_VERIFY": None,
     "PDF_CACHE_DIR": None,
     "PDF_CACHE_MB": 256,
     # Processes rendering one bulk export (app/web/export_pool.py); None: one per core.
@@ -57,7 +60,7 @@ DEFAULTS: dict[str, Any] = {
 ENV_KEYS = ("DATABASE_URL", "SECRET_KEY", "CLUB_TIME_ZONE", "PROXY_COUNT", "PDF_CACHE_DIR",
             "PDF_CACHE_MB", "EXPORT_PROCESSES")
 #: On/off settings read from the environment ("1", "true", "yes", "on" mean on).
-ENV_FLAGS = ("SESSION_COOKIE_SECURE", "PAGE_CACHE_VERIFY")
+ENV_FLAGS = ("SESSION_COOKIE_SECURE", "PAGE_CACHE_VERIFY", "FAST_POLL_VERIFY")
 
 
 def normalize_database_url(url: str) -> str:
@@ -87,8 +90,9 @@ def load_config(config: Any, instance_path: str, test_config: dict[str, Any] | N
         config["DATABASE_URL"] = "sqlite:///" + str(Path(instance_path) / "kingsheet.sqlite")
     config["DATABASE_URL"] = normalize_database_url(config["DATABASE_URL"])
     config["BABEL_DEFAULT_TIMEZONE"] = config["CLUB_TIME_ZONE"]
-    if config.get("PAGE_CACHE_VERIFY") is None:
-        config["PAGE_CACHE_VERIFY"] = bool(config.get("TESTING"))
+    for flag in ("PAGE_CACHE_VERIFY", "FAST_POLL_VERIFY"):
+        if config.get(flag) is None:
+            config[flag] = bool(config.get("TESTING"))
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = _instance_secret(Path(instance_path))
 

@@ -70,4 +70,6 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     from app.api import events as api_events
 
     api_events.init_app(app)
+    from app.web import fast_poll
+    fast_poll.init_app(app)     # outermost: "nothing changed" before Flask is entered
     return app

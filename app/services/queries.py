@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from cachetools import LRUCache
-from sqlalchemy import Integer, bindparam, func, select, tuple_
+from sqlalchemy import Connection, Integer, bindparam, func, select, tuple_
 from sqlalchemy.orm import Session
 
 from app.models import AuditEntry, Confirmation, Game, Player, SeatResult, StoredResult, User
@@ -376,7 +376,7 @@ def game_stamp(session: Session, game_id: int) -> Stamp | None:
     return game_stamp_for(session, game_id, None)[0]
 
 
-def game_stamp_for(session: Session, game_id: int,
+def game_stamp_for(session: Session | Connection, game_id: int,
                    user_id: int | None) -> tuple[Stamp | None, int | None]:
     """The game's :class:`Stamp` and, read in the same statement, the session generation
     of user ``user_id`` (None: no such user, or no game): a logged-in phone's poll checks

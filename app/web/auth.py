@@ -18,6 +18,7 @@ protected the day it is added:
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
@@ -276,11 +277,14 @@ def _renew_daily() -> None:
     only when the session changes (SESSION_REFRESH_EACH_REQUEST is off): once a day, then,
     not with every background page of the service worker, whose late answers would put an
     older session back."""
-    if not cookie_session.permanent:
-        return
-    today = date.today().isoformat()
-    if cookie_session.get("_renewed") != today:
-        cookie_session["_renewed"] = today
+    if renewal_due(cookie_session):
+        cookie_session["_renewed"] = date.today().isoformat()
+
+
+def renewal_due(data: Mapping[str, Any]) -> bool:
+    """Whether this session's first page of the day is now (:func:`_renew_daily` writes the
+    cookie then): only a kept login is renewed."""
+    return bool(data.get("_permanent")) and data.get("_renewed") != date.today().isoformat()
 
 
 def _new_csrf_token() -> None:

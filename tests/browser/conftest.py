@@ -63,7 +63,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     db = tmp_path_factory.mktemp("browser") / "kingsheet.sqlite"
     # every kept page served is rendered again and compared (app/web/page_cache.py)
-    app = make_app(f"sqlite:///{db}", WTF_CSRF_ENABLED=True, TESTING=False, PAGE_CACHE_VERIFY=True)
+    app = make_app(f"sqlite:///{db}", WTF_CSRF_ENABLED=True, TESTING=False, PAGE_CACHE_VERIFY=True,
+                   FAST_POLL_VERIFY=True)
     ensure_user(app)   # the director every phone logs in as (see `phone`)
     LIVE_APPS.append(app)
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -39,7 +39,10 @@ def test_version_check_answers_304_while_nothing_changed(client, make_game):
 
 
 def test_version_check_reads_the_game_row_without_its_record(app, client, make_game):
+    """Through the view (the short way, app/web/fast_poll.py, stepped around: it reads the
+    same one statement, tests/web/test_fast_poll.py)."""
     gid = make_game("ru32")
+    app.wsgi_app = app.wsgi_app.inner
     statements: list[str] = []
 
     def seen(_conn, _cursor, statement, *_args):

@@ -17,7 +17,10 @@ def poll(client: Any, gid: int, **headers: str) -> int:
 
 
 def test_a_logged_in_poll_is_one_statement_and_needs_no_role(app, make_game):
+    """Through the view (the short way of app/web/fast_poll.py stepped around; it reads the
+    same one statement: tests/web/test_fast_poll.py)."""
     gid = make_game("ru32")
+    app.wsgi_app = app.wsgi_app.inner
     for role in ("player", "scorer", "director"):
         client = app.test_client(user=f"u-{role}", role=role)
         assert poll(client, gid) == 304             # (the app's first request: "any user?")

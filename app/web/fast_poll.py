@@ -1,0 +1,149 @@
+"""The version check's short way: "nothing changed" answered before Flask is entered.
+
+Every open page of a game asks ``GET /games/<id>/live`` with ``If-None-Match`` about once
+a second (app/web/live.py); at a club night of 100 tables that is 400 requests a second,
+nearly all answered 304. Through Flask such an answer costs a request context, the
+before/after hooks and a SQLAlchemy session around one SQL statement. This WSGI middleware
+answers the common case itself, with the same checks and the same statement:
+
+- the session cookie verifies with the app's own signing serializer (secret key, salt,
+  lifetime) and names a user ``"<id>:<generation>"`` (accounts.parse_session_id);
+- one statement reads the game's stamp and that user's session generation
+  (queries.game_stamp_for's statement), which must match: a logout, a new password or a
+  role change still ends the polls at once;
+- the stamp's ETag is in ``If-None-Match``.
+
+Then it answers 304 with exactly the headers the Flask view sends. Anything else -- no
+cookie, a login due for its daily renewal (the answer writes the cookie), a token, a query
+string, a changed game, a missing game or user -- goes to Flask unchanged, which answers as
+before. So the short way can only ever give the answer the view would give.
+
+``FAST_POLL_VERIFY`` (on in the tests, like PAGE_CACHE_VERIFY): every short answer is
+compared with the answer of the app itself for the same request; a difference raises
+:class:`FastPollMismatch`, so every poll of the test suite checks this module.
+"""
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from flask import Flask
+from werkzeug.http import parse_cookie, parse_etags
+
+from app import security
+from app.db import get_db
+from app.services import accounts, queries
+from app.web.auth import renewal_due
+from app.web.common import etag_of
+
+#: Verified session cookies kept per process (one or two per phone polling this process).
+KNOWN_COOKIES = 4096
+
+PATH = re.compile(r"/games/([1-9][0-9]{0,8})/live\Z")
+
+Environ = dict[str, Any]
+StartResponse = Callable[..., Any]
+WsgiApp = Callable[[Environ, StartResponse], Iterable[bytes]]
+
+
+class FastPollMismatch(AssertionError):
+    """The short answer differs from the app's (FAST_POLL_VERIFY)."""
+
+
+def not_modified_headers(etag: str) -> list[tuple[str, str]]:
+    """The headers of the view's 304 (app/web/common.stamp_response, then
+    security.security_headers and the session's ``Vary: Cookie``), in its order."""
+    headers = [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache, private")]
+    headers += list(security.HEADERS.items())
+    headers += [("Content-Security-Policy", security.CSP_PAGE), ("Vary", "Cookie")]
+    return headers
+
+
+class FastPoll:
+    """WSGI middleware in front of the Flask app (see the module's text)."""
+
+    def __init__(self, app: Flask, inner: WsgiApp) -> None:
+        self.app, self.inner = app, inner
+        interface = app.session_interface
+        self.serializer = interface.get_signing_serializer(app)  # type: ignore[attr-defined]
+        self.cookie = app.config["SESSION_COOKIE_NAME"]
+        self.max_age = int(app.permanent_session_lifetime.total_seconds())
+        self.verify = bool(app.config.get("FAST_POLL_VERIFY"))
+        self.engine = get_db(app).engine
+        # cookies whose signature verified: (when they expire, what they hold); a cookie is
+        # a signed value, so the same text always verifies the same way until it expires
+        self.cookies: dict[str, tuple[float, dict[str, Any]]] = {}
+
+    def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
+        headers = self.answer(environ)
+        if headers is None:
+            return self.inner(environ, start_response)
+        if self.verify:
+            self.check(environ, headers)
+        start_response("304 NOT MODIFIED", headers)
+        return []
+
+    def answer(self, environ: Environ) -> list[tuple[str, str]] | None:
+        """The 304's headers, or None: Flask answers."""
+        if environ.get("REQUEST_METHOD") != "GET" or environ.get("QUERY_STRING") \
+                or "HTTP_AUTHORIZATION" in environ:
+            return None
+        wanted = environ.get("HTTP_IF_NONE_MATCH")
+        found = PATH.match(environ.get("PATH_INFO", ""))
+        if not wanted or found is None or self.serializer is None:
+            return None
+        login = self.login(environ)
+        if login is None:
+            return None
+        user_id, generation = login
+        with self.engine.connect() as connection:     # no ORM session: a row is all it reads
+            stamp, current = queries.game_stamp_for(connection, int(found.group(1)), user_id)
+        if stamp is None or current != generation:
+            return None
+        etag = etag_of(stamp.version, stamp.confirmations)
+        if not parse_etags(wanted).contains(etag):
+            return None
+        return not_modified_headers(etag)
+
+    def login(self, environ: Environ) -> tuple[int, int] | None:
+        """(user id, generation) of the request's session cookie, when it verifies and the
+        view would not write the cookie back (app.web.auth.renewal_due)."""
+        value = parse_cookie(environ.get("HTTP_COOKIE", "")).get(self.cookie)
+        if not value:
+            return None
+        known = self.cookies.get(value)
+        if known is None:
+            try:
+                data, signed = self.serializer.loads(value, max_age=self.max_age, return_timestamp=True)
+            except Exception:  # noqa: BLE001 - a bad or old cookie: Flask answers (and says why)
+                return None
+            if not isinstance(data, dict):
+                return None
+            if len(self.cookies) >= KNOWN_COOKIES:
+                self.cookies.clear()
+            known = self.cookies[value] = (signed.timestamp() + self.max_age, data)
+        expires, data = known
+        if time.time() > expires or renewal_due(data):
+            return None
+        return accounts.parse_session_id(str(data.get("_user_id") or ""))
+
+    def check(self, environ: Environ, headers: list[tuple[str, str]]) -> None:
+        """FAST_POLL_VERIFY: the app's own answer to the same request must be this one."""
+        got: dict[str, Any] = {}
+
+        def start(status: str, response_headers: list[tuple[str, str]], *_: Any) -> Any:
+            got["status"], got["headers"] = status, response_headers
+            return lambda _data: None
+
+        body = b"".join(self.inner(dict(environ), start))
+        if got.get("status") != "304 NOT MODIFIED" or body or got.get("headers") != headers:
+            raise FastPollMismatch(f"{environ.get('PATH_INFO')}: short answer 304 {headers}, "
+                                   f"the app's {got.get('status')} {got.get('headers')} {body[:80]!r}")
+
+
+def init_app(app: Flask) -> None:
+    """Puts the short way in front of everything else (ProxyFix included: it reads no
+    address)."""
+    app.wsgi_app = FastPoll(app, app.wsgi_app)  # type: ignore[method-assign]
