@@ -183,3 +183,27 @@ def test_a_cookie_past_its_lifetime_is_not_answered_from_the_verified_ones(fast_
     with flask_requests(fast_app) as entered:
         eva.get(f"/games/{gid}/live", headers=UNCHANGED)
     assert len(entered) == 1
+
+
+def test_verify_mode_lets_a_change_made_in_between_pass(app, monkeypatch):
+    """Another phone's save between the short answer and the app's is no mismatch: the two
+    answered different moments (the browser tests' phones save while others poll)."""
+    from app.db import get_session
+    from app.models import Game
+
+    gid = new_game(app)
+    eva = app.test_client(user="eva", role="scorer")
+    inner = app.wsgi_app.inner
+
+    def save_first(environ: Any, start_response: Any) -> Any:
+        with app.app_context():
+            session = get_session()
+            session.get(Game, gid).version += 1
+            session.commit()
+        return inner(environ, start_response)
+
+    monkeypatch.setattr(app.wsgi_app, "inner", save_first)
+    answer = eva.get(f"/games/{gid}/live", headers=UNCHANGED)
+    assert answer.status_code == 304 and answer.headers["ETag"] == '"v1"'
+    monkeypatch.setattr(app.wsgi_app, "inner", inner)
+    assert eva.get(f"/games/{gid}/live", headers=UNCHANGED).status_code == 200
