@@ -117,7 +117,7 @@ def default_orientation(profile_id: str) -> str:
 #: ``table-layout: fixed`` these are the whole layout: nothing is measured, long names wrap.
 SHEET_COLUMNS: dict[str, dict[str, float]] = {
     "plain": {"n": 4, "contract": 31, "pts": 14.5, "chk": 7},
-    "auction": {"n": 3, "contract": 22, "who2": 16, "pts": 10.5, "pay": 10, "chk": 7},
+    "auction": {"n": 3, "contract": 19, "who2": 14, "pts": 12, "pay": 9, "chk": 7},
 }
 
 

@@ -61,3 +61,67 @@ def test_hand_points_print_dark() -> None:
     color = rule.split("color:", 1)[1].strip().split(";")[0].strip()
     r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
     assert max(r, g, b) <= 0x50, color                 # near black, not the old light grey
+
+
+# --- at its longest: names of 12 letters, rulings noted, in every language ----------------
+
+#: The issue's names at the table (27.2: up to 12 letters); "Mari Carmen" has two words.
+LONG_NAMES = ["Maximilianos", "Mari Carmen", "José Luis", "Guadalupe"]
+LANGS = ("es", "en", "tr", "ru")
+
+
+@pytest.fixture(scope="module")
+def long_games(pdf_app: Any) -> dict[str, int]:  # noqa: F811
+    """profile -> the id of its complete game with LONG_NAMES and an adjusted ruling on hands
+    2, 5 and 8 (three notes under the table)."""
+    import copy
+
+    from app.db import get_session
+    from app.rules import score_record
+    from app.services.games import import_game
+    from tests.conftest import load_record
+
+    out = {}
+    with pdf_app.app_context():
+        for profile in PROFILES:
+            record = copy.deepcopy(load_record(f"{profile}_complete.json"))
+            record["players"] = LONG_NAMES
+            for i in (1, 4, 7):
+                points = score_record(copy.deepcopy(record))["hands"][i]["points"]
+                record["hands"][i]["ruling"] = {"kind": "adjusted", "points": points[1:] + points[:1],
+                                                "reason": "cartas mostradas antes de tiempo", "by": "Árbitro"}
+            out[profile] = import_game(get_session(), record, who="test").id
+    return out
+
+
+def split_names(words: list[str]) -> list[str]:
+    """The words that are the start of a name's word cut at a line's end ("Maximiliano" for
+    "Maximilianos", "Carme" for "Carmen")."""
+    whole = {w for name in LONG_NAMES for w in name.split()}
+    cut = [w.strip(",.:;()·") for w in words]
+    return [w for w in cut if w not in whole and len(w) >= 3 and any(n.startswith(w) for n in whole)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_game_at_its_longest_prints_on_one_page_with_names_whole(
+        lang: str, pdf_app: Any, long_games: dict[str, int], tmp_path: Any) -> None:  # noqa: F811
+    """Every profile's whole game with 12-letter names and three rulings noted, in portrait
+    and landscape, and its blank sheet: one page each, in each language, and no name cut in
+    two across lines (a seat's column header printed "Maximiliano/s"; rifki's portrait sheet
+    with a ruling noted, and its English and Russian blank sheets, put the signatures alone
+    on page 2)."""
+    c = pdf_app.test_client()
+    c.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    problems = []
+    for profile, gid in long_games.items():
+        for url in (f"/games/{gid}/sheet.pdf?orientation=portrait",
+                    f"/games/{gid}/sheet.pdf?orientation=landscape", f"/games/{gid}/blank.pdf"):
+            response = c.get(url)
+            assert response.status_code == 200, url
+            pages = len(read(response.data).pages)
+            if pages != 1:
+                problems.append(f"{profile} {url}: {pages} pages")
+            cut = split_names([w for w, _h in words_of(response.data, tmp_path)])
+            if cut:
+                problems.append(f"{profile} {url}: {cut}")
+    assert problems == []

@@ -195,16 +195,27 @@ def pages_of_classes(html: str) -> dict[str, set[int]]:
 
 
 def test_the_chart_and_the_signatures_are_never_split(es_app: Any, pdfs: dict[str, Any]) -> None:
-    """The longest sheet (rifki, 20 hands, long names) runs onto a second page: the chart's
-    title, plot and legend stay on one page (the legend used to land alone on page 2, under
-    the signatures), the verdict stays with the table, the four signatures stay together."""
+    """A sheet long enough to run onto a second page (rifki, 20 hands, long names and a ruling
+    on every other hand): the chart's title, plot and legend stay on one page (the legend used
+    to land alone on page 2, under the signatures), the verdict stays with the table, the four
+    signatures stay together."""
+    import copy
+
     from flask import render_template
 
     from app.db import get_session
+    from app.rules import score_record
+    from app.services.games import import_game
     from app.services.pdf import game_sheet_doc
 
+    record = copy.deepcopy(pdfs["rifki"]["record"])
+    for i in range(0, 20, 2):
+        points = score_record(copy.deepcopy(record))["hands"][i]["points"]
+        record["hands"][i]["ruling"] = {"kind": "adjusted", "points": points[1:] + points[:1],
+                                        "reason": "cartas mostradas antes de tiempo", "by": "Árbitro"}
     with es_app.test_request_context("/", headers={"Accept-Language": "es"}):
-        doc = game_sheet_doc(get_session(), pdfs["rifki"]["id"], "es")
+        gid = import_game(get_session(), record, who="test").id
+        doc = game_sheet_doc(get_session(), gid, "es")
         pages = pages_of_classes(render_template("pdf/sheet.html", docs=[doc], orientation="auto"))
     assert max(pages["page-foot"]) == 1, "this sheet was meant to need two pages"
     assert len(pages["chart"] | pages["legend"]) == 1, pages
