@@ -241,6 +241,22 @@ def test_the_deals_card_faces_are_44_px_wide(page: Any) -> None:
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
 
 
+def test_the_cards_the_last_player_gets_are_read_at_4_5_to_1(page: Any) -> None:
+    """Once three hands are dealt, the 13 cards left go to the fourth player by themselves:
+    they are marked (dashed), not faded -- a faded red card read at 3.89:1 (issue 27.11)."""
+    from tests.browser.audit import axe_findings
+    from tests.browser.test_referee import QUICK_DEAL
+
+    record = load_record("rifki_complete.json")
+    gid = rifki(page, 4)
+    page.goto(f"/games/{gid}/hands/tricks?contract=koz&trump=H&step=deal")
+    page.wait_for_selector("#deal-form")
+    page.evaluate(QUICK_DEAL, record["hands"][4]["deal"])
+    expect(page.locator(".deal-cell.auto")).to_have_count(13)
+    assert page.inner_text('[data-count="3"]') == "13"
+    assert [f for f in axe_findings(page) if f.startswith("color-contrast")] == []
+
+
 def test_continue_with_no_contract_says_what_is_missing(page: Any) -> None:
     gid = rifki(page, 3)
     page.goto(f"/games/{gid}/hands/new")
