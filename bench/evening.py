@@ -43,9 +43,10 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def start(spec: str, port: int, env: dict[str, str], workers: int) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--threads", "8",
-           "--worker-class", "gthread", "--bind", f"127.0.0.1:{port}", "--no-control-socket",
-           "--log-level", "warning", spec]
+    # the documented server (deploy/gunicorn.conf.py: gthread, its post_fork) in the
+    # bench's size
+    cmd = [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "--workers", str(workers),
+           "--threads", "8", "--bind", f"127.0.0.1:{port}", "--log-level", "warning", spec]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     import socket
 

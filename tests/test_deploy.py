@@ -228,3 +228,20 @@ def test_behind_the_documented_nginx_slow_clients_hold_nothing(gunicorn, tmp_pat
             slow.close()
     finally:
         stop(proc)
+
+
+def test_the_documented_workers_let_a_waiting_request_in_every_half_millisecond():
+    """deploy/gunicorn.conf.py's post_fork: a thread holding the interpreter hands it over
+    every 0.5 ms (a version check waits less behind a save in the same process), and
+    gunicorn keeps no access log of its own (the proxy's is the record)."""
+    spec = importlib.util.spec_from_file_location("gunicorn_conf", ROOT / "deploy" / "gunicorn.conf.py")
+    assert spec is not None and spec.loader is not None
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    before = sys.getswitchinterval()
+    try:
+        conf.post_fork(None, None)
+        assert sys.getswitchinterval() == pytest.approx(0.0005)
+    finally:
+        sys.setswitchinterval(before)
+    assert conf.accesslog is None and conf.worker_class == "gthread"
