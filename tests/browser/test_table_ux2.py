@@ -262,6 +262,10 @@ def test_continue_with_no_contract_says_what_is_missing(page: Any) -> None:
     page.goto(f"/games/{gid}/hands/new")
     page.click("#choose-continue")                      # nothing chosen
     expect(page.locator("#contract-missing")).to_have_text("Elige el contrato que se juega.")
+    page.click('#choose label:has(input[name="contract"][value="koz"])')
+    page.click("#choose-continue")                      # koz, no suit: said at the suits
+    expect(page.locator("#trump-choice .error")).to_have_text("Elige el palo de triunfo.")
+    expect(page.locator("#choice-error .error")).to_have_count(0)
     record = load_record("fiestas_complete.json")
     fid = import_game(page, dict(record, hands=record["hands"][:6]))
     calls = quote(",".join(record["hands"][6]["auction"]), safe=",:")
@@ -274,6 +278,14 @@ def test_continue_with_no_contract_says_what_is_missing(page: Any) -> None:
     expect(page.locator("#auction-rules")).to_have_count(0)   # the auction is over here …
     page.goto(f"/games/{fid}/hands/new")
     expect(page.locator("#auction-rules")).to_have_attribute("href", re.compile(r"/rules/fiestas#auction$"))
+    # subastas: a sold fiesta with trumps and no suit chosen
+    record = load_record("subastas_complete.json")
+    sid = import_game(page, dict(record, hands=record["hands"][:6]))
+    page.goto(f"/games/{sid}/hands/new?auction={quote(','.join(record['hands'][6]['auction']), safe=',:')}")
+    page.click('#fiesta-contract label:has(input[name="contract"][value="trump"])')
+    page.click("#fiesta-continue")
+    expect(page.locator("#trump-choice .error")).to_have_text("Elige el palo de triunfo.")
+    expect(page.locator("#fiesta-contract > .error")).to_have_count(0)
 
 
 def test_owners_and_bids_are_written_as_words_and_minus_signs(page: Any) -> None:
