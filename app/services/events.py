@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, defer, load_only, selectinload
 
 from app.models import (
     AuditAction,
@@ -405,9 +405,15 @@ def round_tables(session: Session, rnd: EventRound) -> list[TableStatus]:
     # the round's games and their seats in two statements (not two per table): each
     # table's ``t.game`` then finds its game already loaded
     games = {g.id: g for g in session.scalars(
-        select(Game).where(Game.id.in_(ids)).options(selectinload(Game.seats)))}
+        select(Game).where(Game.id.in_(ids)).options(defer(Game.record), selectinload(Game.seats)))}
+    # the names only, not every record whole (a hundred tables' records, tricks and all,
+    # were most of the results screen's time)
+    names = {gid: players for gid, players in session.execute(
+        select(Game.id, Game.record["players"]).where(Game.id.in_(ids)))}
     stored = {r.game_id: r for r in session.scalars(
-        select(StoredResult).where(StoredResult.game_id.in_(ids)))}
+        select(StoredResult).where(StoredResult.game_id.in_(ids)).options(load_only(
+            StoredResult.totals, StoredResult.error, StoredResult.n_rows, StoredResult.complete,
+            StoredResult.violations)))}
     latest = latest_confirmations(session, ids)
     changes = _last_changes(session, ids)
     out = []
@@ -417,7 +423,7 @@ def round_tables(session: Session, rnd: EventRound) -> list[TableStatus]:
         totals = None if broken or row is None else list(row.totals)
         at, by = changes.get(t.game_id, (game.updated_at, None))
         out.append(TableStatus(
-            number=t.number, game_id=game.id, players=list(game.record["players"]),
+            number=t.number, game_id=game.id, players=list(names[game.id]),
             player_ids=[s.player_id for s in sorted(game.seats, key=lambda s: s.seat)],
             hands=row.n_rows if row else len(game.hands), n_hands=get_profile(game.profile).n_hands,
             complete=bool(row and row.complete), totals=totals,

@@ -121,6 +121,10 @@ def points(value: float | None) -> str:
     (``1,75`` in Spanish), the minus sign as in :func:`signed`; "–" for None."""
     if value is None:
         return "–"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        # what the pattern makes of a whole number in every language (no grouping, no
+        # decimals), without Babel: a results screen shows hundreds of them
+        return str(int(value)).replace("-", MINUS)
     return str(format_decimal(value, "0.##")).replace("-", MINUS)
 
 

@@ -60,6 +60,21 @@ def test_decimals_days_and_payments_have_one_spelling(app: Any) -> None:
     assert words.payment_text([-50, -50, 100, 0]) == "1: −50, 2: −50, 3: +100"
 
 
+@pytest.mark.parametrize("lang", ["es", "en", "tr", "ru"])
+def test_event_points_whole_numbers_skip_babel_and_read_the_same(app: Any, lang: str) -> None:
+    """words.points writes a whole number itself (a results screen shows hundreds): exactly
+    what Babel's pattern writes, in every language, big and negative ones included."""
+    from flask_babel import format_decimal
+
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        for value in (0, 7, -16, 1234567, -98765, 3.0, -2.0, 1e6):
+            assert words.points(value) == str(format_decimal(value, "0.##")).replace("-", words.MINUS)
+        assert words.points(-16) == "−16" and words.points(1234567) == "1234567"
+        shared = words.points(1.75)     # a shared place (events._number)
+        assert shared == ("1,75" if lang in ("es", "tr", "ru") else "1.75")
+        assert words.points(-1.5) == ("−1,5" if lang != "en" else "−1.5")
+
+
 def test_times_are_shown_in_the_club_time_zone(app: Any) -> None:
     with app.test_request_context(headers={"Accept-Language": "es"}):
         assert words.local_datetime("2026-12-01T00:52:11+00:00") == "1 dic 2026, 1:52:11"
