@@ -449,3 +449,15 @@ def test_a_kept_login_is_renewed_on_its_first_page_of_the_day(csrf_app):
     first = eva.get("/")
     assert "Expires=" in first.headers["Set-Cookie"]       # a new week from today
     assert "Set-Cookie" not in eva.get("/").headers        # then not again today
+
+
+def test_an_empty_game_list_tells_each_role_only_what_it_may_do(app):
+    """Issue 27.9: a player (no scoring rights) is not told to press a "New game" they do
+    not have; a scorer is."""
+    player = app.test_client(user="pia", role="player")
+    page = player.get("/", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert 'id="new-game"' not in page and "Nueva partida" not in page
+    assert "Aquí aparecerán las que empiecen los anotadores del club." in page
+    scorer = app.test_client(user="sol", role="scorer")
+    page = scorer.get("/", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert 'id="new-game"' in page and "Nueva partida" in page
