@@ -1,6 +1,8 @@
 """An event in Chromium (issue 25): the director's view at 375 px and the results screen at
 1920x1080 (and 375 px) follow a table's saves without a reload; the screen's numbers are
-at least 40 px, it never scrolls at 1920x1080 and pages through a long standings list."""
+at least 40 px, it never scrolls at 1920x1080 and pages through a long standings list.
+On SQLite (the browser tests' shared server) and on PostgreSQL (a server of this file's
+own on the session's PostgreSQL database)."""
 from __future__ import annotations
 
 from datetime import date
@@ -12,7 +14,8 @@ from app.db import get_session
 from app.models import Event
 from app.services import events
 from tests.browser.audit import axe_findings, small_targets
-from tests.browser.conftest import shot
+from tests.browser.conftest import phone, shot
+from tests.conftest import ensure_user, make_app
 from tests.events_play import PIN, play
 
 pytestmark = pytest.mark.browser
@@ -42,7 +45,49 @@ def same_document(page: Any) -> bool:
     return page.evaluate("window.__sameDocument") == "kept"
 
 
-def test_the_directors_view_follows_a_tables_save_at_375px(page, live_app):
+DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture
+def pg_live(pg_server: str, pg_emptier: Any) -> Any:
+    """(address, app) of a live server of its own on the session's PostgreSQL database,
+    emptied first (other tests of this worker use it between these)."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from app.db import get_db
+
+    pg_emptier()
+    app = make_app(pg_server, WTF_CSRF_ENABLED=True, TESTING=False, PAGE_CACHE_VERIFY=True,
+                   FAST_POLL_VERIFY=True)
+    ensure_user(app)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}", app
+    server.shutdown()
+    thread.join(5)
+    server.server_close()
+    get_db(app).dispose()
+
+
+@pytest.fixture(params=DATABASES)
+def server(request: pytest.FixtureRequest) -> tuple[str, Any]:
+    """(address, app) of a live server on SQLite or PostgreSQL."""
+    if request.param == "sqlite":
+        return request.getfixturevalue("live_server"), request.getfixturevalue("live_app")
+    return request.getfixturevalue("pg_live")  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def page(browser: Any, server: tuple[str, Any]) -> Any:
+    """The director's phone on that server."""
+    yield from phone(browser, server[0])
+
+
+def test_the_directors_view_follows_a_tables_save_at_375px(page, server):
+    live_app = server[1]
     event_id, _key = new_event(live_app)
     page.goto(f"/events/{event_id}")
     page.wait_for_selector("#table-1")
@@ -59,7 +104,8 @@ def test_the_directors_view_follows_a_tables_save_at_375px(page, live_app):
 
 
 @pytest.mark.parametrize(("width", "height"), [(1920, 1080), (375, 800)])
-def test_the_results_screen_updates_by_itself_without_login(browser, live_server, live_app, width, height):
+def test_the_results_screen_updates_by_itself_without_login(browser, server, width, height):
+    live_server, live_app = server
     event_id, key = new_event(live_app)
     context = browser.new_context(viewport={"width": width, "height": height}, locale="es-ES",
                                   base_url=live_server)
