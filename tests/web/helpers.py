@@ -29,6 +29,22 @@ def sql_statements(app: Any) -> Iterator[list[str]]:
         event.remove(engine, "before_cursor_execute", count)
 
 
+@contextmanager
+def signal_log(app: Any, signal: Any, what: Any) -> Iterator[list[Any]]:
+    """``what(sender, **extra)`` of every `signal` (a Flask signal) the app sends inside the
+    block."""
+    seen: list[Any] = []
+
+    def note(sender: Any, **extra: Any) -> None:
+        seen.append(what(sender, **extra))
+
+    signal.connect(note, app)
+    try:
+        yield seen
+    finally:
+        signal.disconnect(note, app)
+
+
 def csrf_from(html: str) -> str:
     m = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html) or \
         re.search(r'name="csrf_token" value="([^"]+)"', html) or \

@@ -3,14 +3,13 @@ is answered before Flask is entered, with the same checks, the same statement an
 headers; everything else reaches the view as before."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 from datetime import date, timedelta
 from typing import Any
 
 import pytest
 
 from tests.conftest import TEST_PASSWORD, make_app
-from tests.web.helpers import sql_statements
+from tests.web.helpers import signal_log, sql_statements
 from tests.web.test_access import _copy, _csrf, _log_in, set_role
 
 UNCHANGED = {"If-None-Match": '"v1"'}
@@ -26,21 +25,11 @@ def fast_app(database_url: str) -> Any:
     get_db(application).dispose()
 
 
-@contextmanager
 def flask_requests(app: Any) -> Any:
     """The requests that entered Flask inside the block (Flask's request_started signal)."""
     from flask import request, request_started
 
-    seen: list[str] = []
-
-    def started(_sender: Any, **_kw: Any) -> None:
-        seen.append(request.full_path)
-
-    request_started.connect(started, app)
-    try:
-        yield seen
-    finally:
-        request_started.disconnect(started, app)
+    return signal_log(app, request_started, lambda _sender, **_extra: request.full_path)
 
 
 def new_game(app: Any) -> int:

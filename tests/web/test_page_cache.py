@@ -6,31 +6,19 @@ sheet shows would fail on a key that missed it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from flask import template_rendered
 
 from tests.conftest import ensure_user
-from tests.web.helpers import csrf_from
+from tests.web.helpers import csrf_from, signal_log
 from tests.web.test_accounts import complete_game, tc
 
 
-@contextmanager
-def renders(app: Any) -> Iterator[list[str]]:
+def renders(app: Any) -> Any:
     """The templates rendered inside the block."""
-    seen: list[str] = []
-
-    def note(_sender: Any, template: Any, context: Any, **_extra: Any) -> None:
-        seen.append(template.name)
-
-    template_rendered.connect(note, app)
-    try:
-        yield seen
-    finally:
-        template_rendered.disconnect(note, app)
+    return signal_log(app, template_rendered, lambda _sender, template, **_extra: template.name)
 
 
 def read(app: Any, client: Any, url: str, **kwargs: Any) -> tuple[str, bool]:
