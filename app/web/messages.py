@@ -113,7 +113,7 @@ def translate_error(e: RecordError, players: Sequence[str] | None = None,
 
 
 def with_minus_signs(params: Mapping[str, Any]) -> dict[str, Any]:
-    """``params`` with each negative whole number written with the minus sign ("−16", as
+    """``params`` with each negative whole number written with the minus sign (U+2212, as
     every page writes points: :func:`app.web.words.signed`), never a hyphen ("-16")."""
     return {k: signed(v) if type(v) is int and v < 0 else v for k, v in params.items()}
 
