@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser.live import served
 from tests.conftest import DIRECTOR, REPO, TEST_PASSWORD, ensure_user, in_ci, make_app
 
 #: Where browser tests keep their screenshots and audits: the repository's test-artifacts/
@@ -57,8 +57,6 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    from werkzeug.serving import make_server
-
     from app.db import get_db
 
     db = tmp_path_factory.mktemp("browser") / "kingsheet.sqlite"
@@ -67,13 +65,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                    FAST_POLL_VERIFY=True)
     ensure_user(app)   # the director every phone logs in as (see `phone`)
     LIVE_APPS.append(app)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(5)
-    server.server_close()
+    with served(app) as address:
+        yield address
     LIVE_APPS.remove(app)
     get_db(app).dispose()
 

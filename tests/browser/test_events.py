@@ -15,6 +15,7 @@ from app.models import Event
 from app.services import events
 from tests.browser.audit import axe_findings, small_targets
 from tests.browser.conftest import phone, shot
+from tests.browser.live import served
 from tests.conftest import ensure_user, make_app
 from tests.events_play import PIN, play
 
@@ -52,23 +53,14 @@ DATABASES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 def pg_live(pg_server: str, pg_emptier: Any) -> Any:
     """(address, app) of a live server of its own on the session's PostgreSQL database,
     emptied first (other tests of this worker use it between these)."""
-    import threading
-
-    from werkzeug.serving import make_server
-
     from app.db import get_db
 
     pg_emptier()
     app = make_app(pg_server, WTF_CSRF_ENABLED=True, TESTING=False, PAGE_CACHE_VERIFY=True,
                    FAST_POLL_VERIFY=True)
     ensure_user(app)
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", app
-    server.shutdown()
-    thread.join(5)
-    server.server_close()
+    with served(app) as address:
+        yield address, app
     get_db(app).dispose()
 
 
