@@ -95,6 +95,25 @@ def test_names_of_up_to_twelve_letters_show_whole(page: Any, hands: int) -> None
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
 
 
+@pytest.mark.parametrize("profile", ["ru32", "fiestas", "subastas", "rifki"])
+def test_every_profiles_whole_sheet_fits_375px_with_long_names(page: Any, profile: str) -> None:
+    """Issue 27.11: the fiestas sheet's table was 379 px wide in a 375 px screen (its ✓
+    column clipped, the table scrolling by 4 px). Every profile's whole game, names of up
+    to 12 letters: the table fits its box and every row's ✓ is on the screen."""
+    record = load_record(f"{profile}_complete.json")
+    gid = import_game(page, dict(record, players=NAMES))
+    page.goto(f"/games/{gid}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    wrap = page.locator("#sheet-wrap")
+    assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth"), "the sheet scrolls sideways"
+    table = page.locator("#sheet").bounding_box()
+    assert table and table["x"] >= 0 and table["x"] + table["width"] <= 375, table
+    for i in range(len(record["hands"])):
+        check = page.locator(f"#hand-{i + 1} td.check").bounding_box()
+        assert check and check["x"] + check["width"] <= 375, (i, check)
+    page.locator("#sheet-wrap").screenshot(path=shot(f"sheet-long-names-{profile}-375.png"))
+
+
 def test_correcting_a_hand_is_one_tap_from_its_row(page: Any) -> None:
     gid = rifki(page, 6)
     page.goto(f"/games/{gid}")
