@@ -10,7 +10,8 @@ GETs when it is installed, and a bounded keep-alive Python client (2 connections
 number of requests) for the POSTs and, always, for the GETs too. Targets (issue 3): sheet
 median within 2x the bare page, POST median within 3x. It also measures the live sheet's
 version check (issue 13: every open page polls it about once a second) while nothing
-changed, a 304 with If-None-Match, which must cost less than the bare page. And the JSON
+changed, a 304 with If-None-Match, which must cost less than the bare page; and starting a
+game from the form without and with four seat PINs (issue 27.9). And the JSON
 API (issue 22), with a director's token: POST a counts hand to /api/v1/games/<id>/hands
 with If-Match (each to its own new ru32 game; target within 3x, as the form's POST), GET
 /api/v1/games/<id> of the same rifki game as the sheet (record and report; within 2x, as
@@ -205,6 +206,24 @@ def stats(times: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
+def time_new_games(port: int, client: Client, starts: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(median, p95) of starting a game from the form without and with four seat PINs
+    (issue 27.9: each PIN is hashed with scrypt as it is stored)."""
+    _s, page, _e = client.request("GET", "/games/new")
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    if not token:
+        sys.exit("could not read the new-game form")
+    form = {"csrf_token": token.group(1), "profile": "ru32", "player_0": "Ana", "player_1": "Beto",
+            "player_2": "Carla", "player_3": "Dani", "first_seat": "0"}
+    pins = {**form, **{f"pin_{s}": f"{4821 + s}" for s in range(4)}}
+    bounded_load(port, [("POST", "/games/new", urllib.parse.urlencode(pins))] * 5, cookies=client.cookies)
+    Job = tuple[str, str, str | None]
+    plain: list[Job] = [("POST", "/games/new", urllib.parse.urlencode(form))] * starts
+    with_pins: list[Job] = [("POST", "/games/new", urllib.parse.urlencode(pins))] * starts
+    return (stats(bounded_load(port, plain, cookies=client.cookies)),
+            stats(bounded_load(port, with_pins, cookies=client.cookies)))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--requests", type=int, default=400, help="requests per measured URL")
@@ -269,6 +288,7 @@ def main() -> None:
         body = urllib.parse.urlencode(form)
         jobs = [("POST", f"/games/{gid}/hands/new", body) for gid in post_ids]
         post_t = stats(bounded_load(port, jobs, cookies=client.cookies))
+        new_t, pins_t = time_new_games(port, client, max(20, args.requests // 10))
         # the API: a token, no session; JSON in and out
         api_client = Client(port)
         api_game, api_seen = f"/api/v1/games/{sheet_id}", {**bearer, "If-None-Match": '"v1"'}
@@ -294,6 +314,8 @@ def main() -> None:
         rows.append(("GET bare 20x6 table page", bare_t))
         rows.append(("GET version check (304)", live_t))
         rows.append(("POST a hand (counts)", post_t))
+        rows.append(("POST a new game, no PINs", new_t))
+        rows.append(("POST a new game, 4 PINs", pins_t))
         rows.append(("API GET the game (200)", api_get_t))
         rows.append(("API GET the game (304)", api_304_t))
         rows.append(("API POST a hand (counts)", api_post_t))
@@ -304,6 +326,8 @@ def main() -> None:
         print(f"sheet / bare (median): {sheet_t[0] / bare_t[0]:.2f}x (target <= 2x)")
         print(f"POST / bare (median):  {post_t[0] / bare_t[0]:.2f}x (target <= 3x)")
         print(f"version check 304 / bare (median): {live_t[0] / bare_t[0]:.2f}x (target < 1x)")
+        print(f"new game with 4 PINs / without (median): {pins_t[0] / new_t[0]:.2f}x "
+              f"(+{(pins_t[0] - new_t[0]) * 1000:.1f} ms for four hashes)")
         print(f"API GET game / bare (median): {api_get_t[0] / bare_t[0]:.2f}x (target <= 2x, as the sheet)")
         print(f"API GET 304 / bare (median):  {api_304_t[0] / bare_t[0]:.2f}x (target < 1x, as the "
               "version check)")
