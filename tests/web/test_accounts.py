@@ -642,3 +642,31 @@ def test_the_api_confirmation_may_name_the_version_it_confirms(app):
                  headers=bearer(token))
     assert r.status_code == 201                            # without one: the sheet as it is
     assert _confirmed_versions(app, gid) == [(0, 2), (1, 2)]
+
+
+def test_every_entry_page_of_a_locked_sheet_says_so_before_anything_is_typed(app):
+    """Issue 27.3: the counts page, the trick page and the hand's record (its ruling form)
+    of a locked sheet tell a scorer, with no form to fill; a director gets the form with
+    the reason field before the values."""
+    gid = complete_game(app)
+    sam = tc(app, user="sam", role="scorer")
+    dani = tc(app, user="dani", role="player")
+    for seat, pin in ((0, "1111"), (1, "2222"), (2, "3333")):
+        assert by_pin(sam, gid, seat, pin).status_code == 303
+    assert by_account(dani, gid, 3).status_code == 303
+    director = tc(app)
+    pages = {f"/games/{gid}/hands/1/edit": 'id="hand-form"',
+             f"/games/{gid}/hands/1/tricks": 'id="save-form"',
+             f"/games/{gid}/hands/1": 'id="ruling-form"'}
+    for url, form in pages.items():
+        told = sam.get(url).get_data(as_text=True)
+        assert 'id="locked-notice"' in told and "Only a director can correct it" in told, url
+        assert form not in told and 'id="correction"' not in told, url
+        shown = director.get(url).get_data(as_text=True)
+        assert 'id="locked-notice"' not in shown, url
+    # the director's counts form asks for the reason before the values; the trick page,
+    # whose save comes after the cards, says so before the first card is tapped
+    counts = director.get(f"/games/{gid}/hands/1/edit").get_data(as_text=True)
+    assert counts.index('id="correction"') < counts.index('name="tricks_0"')
+    tricks = director.get(f"/games/{gid}/hands/1/tricks").get_data(as_text=True)
+    assert tricks.index('id="locked-director-first"') < tricks.index('id="referee"')
