@@ -125,3 +125,40 @@ def test_a_game_at_its_longest_prints_on_one_page_with_names_whole(
             if cut:
                 problems.append(f"{profile} {url}: {cut}")
     assert problems == []
+
+
+def vertical_rules(data: bytes, tmp_path: Any, top_word: str, bottom_word: str) -> int:
+    """How many vertical lines cross the table's body: the pixel row with the least ink
+    between the header word ``top_word`` and the totals' ``bottom_word`` (between two
+    horizontal rules), its runs of ink counted (pdftoppm, 100 dpi, grey)."""
+    from PIL import Image
+
+    src = tmp_path / "blank.pdf"
+    src.write_bytes(data)
+    out = subprocess.run(["pdftotext", "-bbox", str(src), "-"], capture_output=True, check=True).stdout
+    words = {w.text: w for w in ET.fromstring(out).iter("{http://www.w3.org/1999/xhtml}word")}
+    top, bottom = (float(words[top_word].get("yMax", 0)), float(words[bottom_word].get("yMin", 0)))
+    subprocess.run(["pdftoppm", "-r", "100", "-gray", "-png", "-singlefile", str(src),
+                    str(tmp_path / "blank")], check=True)
+    image = Image.open(tmp_path / "blank.png").convert("L")
+    pixels = image.load()
+
+    def inked(y: int) -> list[bool]:
+        return [pixels[x, y] < 235 for x in range(image.size[0])]
+
+    row = min(range(round(top * 100 / 72) + 4, round(bottom * 100 / 72) - 4), key=lambda y: sum(inked(y)))
+    marks = inked(row)
+    return sum(1 for x in range(1, len(marks)) if marks[x] and not marks[x - 1])
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_blank_sheet_is_ruled_between_the_players_and_says_control_whole(
+        profile: str, pdf_app: Any, games: dict[str, Any], tmp_path: Any) -> None:  # noqa: F811
+    """Issue 27.10: a blank sheet had no lines between the player columns and split its
+    last header "Contr/ol" (Spanish)."""
+    c = pdf_app.test_client()
+    c.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    data = c.get(f"/games/{games[profile][0]}/blank.pdf").data
+    assert "Control" in [w for w, _h in words_of(data, tmp_path)]
+    # a line before each of the four players' columns and before the check column
+    assert vertical_rules(data, tmp_path, "Contrato", "Totales") >= 5
