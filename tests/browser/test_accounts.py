@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import login, phone
 from tests.browser.test_live import mark_no_reload, same_document
@@ -34,8 +35,11 @@ def fits(page: Any) -> bool:
 
 
 def confirm_seat(page: Any, seat: int, pin: str) -> None:
+    """Types the seat's PIN and confirms; the page sends it in the background and shows the
+    answer in place (static/js/confirm_seats.js): waits until it has."""
     page.fill(f"#pin-{seat}", pin)
     page.click(f"#confirm-{seat}")
+    expect(page.locator("body[data-confirm-busy]")).to_have_count(0)
     page.wait_for_load_state()
 
 

@@ -228,11 +228,19 @@ def test_the_confirm_page_shows_the_totals_and_the_error_at_its_seat(page: Any, 
     page.goto(f"/games/{gid}")
     assert totals == [page.inner_text(f'td[data-total="{s}"]') for s in range(4)]
     page.goto(f"/games/{gid}/confirm")
+    page.evaluate("window.__sameDocument = 'kept'")
     confirm_seat(page, 2, "0000")
     expect(page.locator("#seat-card-2 #pin-error-2")).to_be_visible()
     assert page.locator("#confirm-error").count() == 0
+    assert page.evaluate("document.activeElement.id") == "pin-2"     # typed again at once
     page.screenshot(path=shot("confirm-error-375.png"), full_page=True)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+    # the phone goes round: each seat confirms in place, the page is never loaded again
+    for seat, pin in enumerate(PINS):
+        confirm_seat(page, seat, pin)
+        expect(page.locator(f'#confirm-seat-{seat}[data-current="1"]')).to_have_count(1)
+    expect(page.locator("#locked-line")).to_be_visible()
+    assert page.evaluate("window.__sameDocument") == "kept"
 
 
 def test_the_whole_card_cell_assigns_its_card(page: Any) -> None:
