@@ -64,6 +64,16 @@ def edit(game_id: int, row: int) -> Any:
     return _entry(game, stored_row_or_404(game, row))
 
 
+@bp.app_template_global("page_game")
+def page_game() -> int | None:
+    """The game a page belongs to: every page whose address is under ``/games/<id>``
+    (its sheet, entry, trick, hand, confirm, change log and handover pages). The page
+    names it for static/js/offline.js, which shows there how many of that game's hands
+    wait on this phone and since when; None on any other page."""
+    found = (request.view_args or {}).get("game_id")
+    return found if isinstance(found, int) else None
+
+
 @bp.get("/games/<int:game_id>/hands/offline.json")
 def offline_pages(game_id: int) -> Any:
     """The entry pages of the next hand (each allowed setup in each entry mode), which the

@@ -2,7 +2,7 @@
 // state lives"). On every page:
 // - registers the service worker (/sw.js) that keeps the pages this phone opened;
 // - a page shown from that copy says so ("No connection — copy of 21:14");
-// - on a game's pages, says how many hands wait on this phone and since when, with
+// - on every page of a game, says how many hands wait on this phone and since when, with
 //   "Send now"; on the sheet, each waiting hand is a row "waiting to be sent";
 // - Save on the counts, captured-cards and trick pages puts the hand in the outbox
 //   (outbox_store.js) and sends it at once; with no network the hand waits and the sheet
@@ -68,9 +68,12 @@
   if (!box || !window.indexedDB) return;
 
   // --- which game this page is about ------------------------------------------------------
+  // Every page of a game names it (#offline-words[data-game]: the sheet, the entry, trick
+  // and hand pages, the confirm page, the change log, the handover page); a copy kept
+  // before pages named it is read from its live status.
   var status = document.getElementById("live-status");
   var m = status && /\/games\/(\d+)\//.exec(status.dataset.liveUrl || "");
-  var game = m ? +m[1] : null;
+  var game = t.game ? +t.game : (m ? +m[1] : null);
 
   function sheetUrl(id) { return "/games/" + id; }
 
@@ -101,8 +104,12 @@
     send.textContent = t.tSend;
     send.addEventListener("click", function () { flush(true); });
     el.appendChild(send);
-    if (!old && status) status.insertAdjacentElement("afterend", el);
-    else if (!old) document.querySelector("main").insertBefore(el, document.querySelector("main").firstChild);
+    if (old) return;
+    // under the live status, or under the page's title on a page that has none
+    var main = document.querySelector("main");
+    var anchor = status || (main && main.querySelector(":scope > .row"));
+    if (anchor) anchor.insertAdjacentElement("afterend", el);
+    else if (main) main.insertBefore(el, main.firstChild);
   }
 
   // --- the sheet: a row for every hand waiting --------------------------------------------

@@ -250,6 +250,70 @@ def test_a_hand_refused_on_sending_reopens_with_its_error(browser: Any, switch: 
         phone.stop()
 
 
+def kept(page: Any, path: str) -> None:
+    """Waits until the service worker has kept its copy of the page at ``path``."""
+    for _ in range(100):
+        if page.evaluate("""(path) => caches.open("kingsheet-pages-v1")
+            .then((c) => c.match(location.origin + path)).then((hit) => !!hit)""", path):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{path} was not kept")
+
+
+def test_every_page_of_the_game_says_how_many_hands_wait(phone1: Phone, live_app: Any) -> None:
+    """The confirm page, the change log and the handover page of a game say how many of its
+    hands wait on this phone and since when, as its sheet and entry pages do (issue 24): from
+    the copy kept with no network, and served again once the hand was refused. Discarding the
+    refused hand on the sheet takes its row and the count away."""
+    page, gid = started(phone1, live_app, 4)
+    pages = [f"/games/{gid}/confirm", f"/games/{gid}/audit"]
+    for path in pages:                 # opened once: kept for the time with no network
+        page.goto(path)
+        kept(page, path)
+        expect(page.locator("#outbox-bar")).to_have_count(0)
+    page.goto(f"/games/{gid}")
+    phone1.offline()
+    choose(page, "el-almaz")
+    page.wait_for_selector("#hand-form[data-ready]")
+    for s, n in enumerate([3, 4, 2, 5]):      # 14 tricks: the engine refuses it when sent
+        page.fill(f"#tricks_{s}", str(n))
+    page.click("#save-hand")
+    page.wait_for_url(re.compile(rf"/games/{gid}$"))
+    expect(page.locator("tr.pending-row")).to_have_count(1)
+
+    waiting = re.compile(r"1 mano espera .*desde las \d\d:\d\d")
+    for path, name in zip(pages, ("confirm", "audit"), strict=True):
+        page.goto(path)
+        expect(page.locator("#offline-copy")).to_be_visible()
+        expect(page.locator("#outbox-bar")).to_contain_text(waiting)
+        expect(page.locator("main > .row + #outbox-bar")).to_have_count(1)   # under the title
+        page.screenshot(path=shot(f"offline-waiting-{name}.png"), full_page=True)
+        no_sideways_scroll(page)
+
+    phone1.online()                   # on the change log: sent, refused, still waiting
+    expect(page.locator("#outbox-bar .error")).to_contain_text("1 de ellas te necesita",
+                                                                 timeout=20_000)
+    for path in pages + [f"/games/{gid}/handover"]:
+        page.goto(path)
+        expect(page.locator("#offline-copy")).to_have_count(0)
+        expect(page.locator("#outbox-bar")).to_contain_text(waiting)
+        expect(page.locator("#outbox-bar .error")).to_have_count(1)
+        no_sideways_scroll(page)
+    assert len(sheet_rows(live_app, gid)) == 4
+
+    page.goto(f"/games/{gid}")
+    expect(page.locator("tr.pending-row.refused")).to_have_count(1)
+    page.once("dialog", lambda dialog: dialog.accept())      # "Discard this hand? …"
+    page.locator("tr.pending-row.refused button.danger").click()
+    expect(page.locator("tr.pending-row")).to_have_count(0)
+    expect(page.locator("#outbox-bar")).to_have_count(0)
+    expect(page.locator("body")).to_have_attribute("data-outbox", "0")
+    page.goto(pages[0])
+    expect(page.locator("body")).to_have_attribute("data-outbox", "0")
+    expect(page.locator("#outbox-bar")).to_have_count(0)
+    assert len(sheet_rows(live_app, gid)) == 4
+
+
 def test_a_save_whose_answer_is_lost_is_sent_again_and_stored_once(phone1: Phone, live_app: Any) -> None:
     page, gid = started(phone1, live_app, 0)
     dropped: list[int] = []
