@@ -71,9 +71,11 @@ def carried_out_once(carry_out: Callable[[], Any], answer_of: Callable[[Any], id
 # A phone keeps every hand it saves in its outbox (IndexedDB) until the server has answered,
 # and sends it with an Idempotency-Key and ``X-Outbox: 1``. Such a save is carried out once
 # per key and answered in JSON instead of the page: {"state": "saved", "row", "version",
-# "location"}, {"state": "refused", "problems"} (the engine or the form refused it: the entry
-# reopens), {"state": "conflict", "problems"} (another phone saved first: the entry reopens
-# on the conflict page) or {"state": "wait"} (the same key is still being carried out).
+# "location"}, {"state": "refused", "problems", "fields"} (the engine or the form refused
+# it: the entry reopens), {"state": "conflict", "problems", "fields"} (another phone saved
+# first: the entry reopens on the conflict page) or {"state": "wait", "problems"} (the same
+# key is still being carried out). "problems" are the page's messages; "fields" the same
+# messages by the entry's field key ("tricks", "kh", ...; "__all__": the whole hand).
 
 _HAND_ANCHOR = re.compile(r"#hand-(\d+)$")
 
@@ -83,9 +85,13 @@ def note_problems(errors: dict[str, list[str]]) -> None:
     g.entry_problems = errors
 
 
-def _problems() -> list[str]:
+def _fields() -> dict[str, list[str]]:
     found: dict[str, list[str]] = g.get("entry_problems") or {}
-    out = [m for messages in found.values() for m in messages]
+    return {key: [str(m) for m in messages] for key, messages in found.items() if messages}
+
+
+def _problems() -> list[str]:
+    out = [m for messages in _fields().values() for m in messages]
     return out or [str(m) for m in get_flashed_messages()]
 
 
@@ -99,14 +105,16 @@ def _outbox_answer(response: Any, game_id: int) -> Any:
             return jsonify(state="saved", row=int(found.group(1)),
                            version=game.version if game else None,
                            location=response.headers["Location"])
-        return _outbox_json(422, "refused", _problems())
+        return _outbox_json(422, "refused", _problems(), _fields())
     if status == 409:
-        return _outbox_json(409, "conflict", _problems())
-    return _outbox_json(status if status >= 400 else 422, "refused", _problems())
+        return _outbox_json(409, "conflict", _problems(), _fields())
+    return _outbox_json(status if status >= 400 else 422, "refused", _problems(), _fields())
 
 
-def _outbox_json(status: int, state: str, problems: list[str]) -> Any:
-    response = jsonify(state=state, problems=problems)
+def _outbox_json(status: int, state: str, problems: list[str],
+                 fields: dict[str, list[str]] | None = None) -> Any:
+    response = (jsonify(state=state, problems=problems) if fields is None
+                else jsonify(state=state, problems=problems, fields=fields))
     response.status_code = status
     return response
 
