@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, and_, case, delete, func, insert, select, tuple_
@@ -341,7 +342,12 @@ def player_profiles(session: Session, player_id: int, opponents_shown: int | Non
     return out
 
 
-def _csv_profile(name: str, p: ProfileStats) -> list[list[Any]]:
+def _timestamp(at: datetime) -> str:
+    """ISO 8601 in UTC (SQLite gives stored times back without their offset)."""
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).isoformat()
+
+
+def _csv_profile(name: str, p: ProfileStats, steps: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
     rows: list[list[Any]] = []
 
     def add(section: str, subject: str, measure: str, value: Any) -> None:
@@ -364,17 +370,51 @@ def _csv_profile(name: str, p: ProfileStats) -> list[list[Any]]:
         for measure, value in (("hands", c.hands), ("points", c.points), ("average", round(c.average, 2)),
                                *((f"took_{e}", n) for e, n in c.took)):
             add("contract", c.contract, measure, value)
-    for key, value in p.auction.items():
-        add("auction", name, key, value)
+    rows.extend(_csv_auction(name, p))
     for o in p.opponents:
         for measure in ("games", "ahead", "behind", "points"):
             add("head_to_head", o.name, measure, getattr(o, measure))
+    rows.extend(_csv_charts(p.profile, steps))
     return rows
 
 
-def csv_rows(name: str, profiles: Iterable[ProfileStats]) -> list[list[Any]]:
-    """All of a player's statistics as rows of (section, profile, subject, measure, value)."""
+def _csv_auction(name: str, p: ProfileStats) -> list[list[Any]]:
+    rows: list[list[Any]] = []
+    for key, value in p.auction.items():
+        rows.append(["auction", p.profile, name, key, value])
+        if key == "bid_points":
+            average = None if p.average_bid is None else round(p.average_bid, 2)
+            rows.append(["auction", p.profile, name, "average_bid", average])
+    return rows
+
+
+def _csv_charts(profile: str, steps: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
+    """The page's two charts, every game: the subject is the player's game number in the
+    profile (1, 2, …), as on the charts' axis."""
+    rows: list[list[Any]] = []
+    for section, measures in (("rating_history", ("mu", "sigma", "ordinal", "shown")),
+                              ("points_over_time", ("total", "points"))):
+        for s in steps:
+            rows.append([section, profile, s["games"], "game_id", s["game_id"]])
+            rows.append([section, profile, s["games"], "played_at", _timestamp(s["played_at"])])
+            rows.extend([section, profile, s["games"], m, s[m]] for m in measures)
+    return rows
+
+
+def csv_rows(name: str, profiles: Iterable[ProfileStats],
+             history: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> list[list[Any]]:
+    """All of a player's statistics as rows of (section, profile, subject, measure, value);
+    ``history`` (by profile, :func:`app.services.ratings.history` with every step) adds
+    the rows behind the page's charts: ``rating_history`` and ``points_over_time``, one
+    row per measure and game, the game numbered 1, 2, … in the subject."""
     rows: list[list[Any]] = [["section", "profile", "subject", "measure", "value"]]
     for p in profiles:
-        rows.extend(_csv_profile(name, p))
+        rows.extend(_csv_profile(name, p, (history or {}).get(p.profile, ())))
     return rows
+
+
+def player_csv(session: Session, player_id: int, name: str) -> list[list[Any]]:
+    """The player's CSV: every statistic of the page, all opponents, every rating step."""
+    profiles = player_profiles(session, player_id, opponents_shown=None)
+    return csv_rows(name, profiles, {p.profile: ratings.history(session, player_id, p.profile, points=None)
+                                     for p in profiles})

@@ -91,12 +91,13 @@ def games(player_id: int) -> Any:
 
 @bp.get("/players/<int:player_id>/stats.csv")
 def stats_csv(player_id: int) -> Response:
-    """Every statistic of the player's page (all opponents), one value a row."""
+    """Every statistic of the player's page (all opponents, every game behind the charts),
+    one value a row."""
     session = get_session()
     player = _player_or_404(session, player_id)
     out = io.StringIO()
     w = SafeCsvWriter(out)
-    for row in stats.csv_rows(player.name, stats.player_profiles(session, player_id, opponents_shown=None)):
+    for row in stats.player_csv(session, player_id, player.name):
         w.writerow(row)
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="kingsheet-player-{player_id}.csv"'

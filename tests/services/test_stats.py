@@ -8,6 +8,7 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from sqlalchemy import select, text, update
 
 from app.models import Game, HeadToHead, Player, PlayerStat
@@ -154,3 +155,59 @@ def test_sums_kept_by_differences_equal_the_seat_rows_after_corrections(session)
     assert sums(session) == kept
     line = {c.contract: c for c in of_profile(session, "Ana", "subastas").contracts}["no-tricks"]
     assert line.took == [("tricks", 4 + 3)]
+
+
+def test_csv_holds_the_charts_every_game_and_the_average_bid(session):
+    """The rating history and the points over time behind the page's two charts, one row a
+    measure and game (numbered 1, 2, 3 in the subject), and the auction's average bid: Ana
+    bids 150 from seat 0 and 200 from seat 3 (read off the record by hand, above)."""
+    from openskill.models import PlackettLuce
+
+    from app.models import StoredResult
+    from app.rules import load
+    from app.services.ratings import shown
+    from app.services.stats import player_csv
+
+    games = [seated("subastas", ["Ana", "Beto", "Carla", "Dani"]),
+             seated("subastas", ["Beto", "Carla", "Dani", "Ana"]),
+             seated("subastas", ["Ana", "Dani", "Beto", "Carla"])]
+    ids = [import_game(session, copy.deepcopy(record)).id for record in games]
+    totals = expected_totals("subastas")
+    ana_totals = [totals[0], totals[3], totals[0]]
+    # openskill by hand, game after game, as the page's rating chart shows it
+    model = PlackettLuce()
+    want = {name: model.rating() for name in games[0]["players"]}
+    steps = []
+    for record in games:
+        got = list(load(record).totals)
+        ranks = [1 + sum(t > mine for t in got) for mine in got]
+        rated = model.rate([[want[n]] for n in record["players"]], ranks=ranks)
+        want.update({n: team[0] for n, team in zip(record["players"], rated, strict=True)})
+        steps.append(want["Ana"])
+    rows = player_csv(session, player_id(session, "Ana"), "Ana")
+    assert rows[0] == ["section", "profile", "subject", "measure", "value"]
+
+    def series(section: str, measure: str) -> list[tuple[Any, Any]]:
+        return [(r[2], r[4]) for r in rows if r[0] == section and r[1] == "subastas" and r[3] == measure]
+
+    assert series("points_over_time", "total") == list(enumerate(ana_totals, 1))
+    assert series("points_over_time", "points") == [
+        (1, ana_totals[0]), (2, ana_totals[0] + ana_totals[1]), (3, sum(ana_totals))]
+    assert series("points_over_time", "game_id") == list(enumerate(ids, 1))
+    assert series("rating_history", "game_id") == list(enumerate(ids, 1))
+    played = {gid: at for gid, at in session.execute(select(StoredResult.game_id, StoredResult.played_at))}
+    assert [at for _n, at in series("rating_history", "played_at")] == [
+        played[gid].replace(tzinfo=None).isoformat() + "+00:00" for gid in ids]
+    assert series("points_over_time", "played_at") == series("rating_history", "played_at")
+    for measure, value in (("mu", lambda r: r.mu), ("sigma", lambda r: r.sigma)):
+        got_values = series("rating_history", measure)
+        assert [n for n, _v in got_values] == [1, 2, 3]
+        for (_n, v), r in zip(got_values, steps, strict=True):
+            assert v == pytest.approx(value(r), rel=1e-12)
+    assert [v for _n, v in series("rating_history", "shown")] == [shown(r.ordinal()) for r in steps]
+    # the last step is the rating the page shows
+    assert ["rating", "subastas", "Ana", "shown", shown(steps[-1].ordinal())] in rows
+    assert ["auction", "subastas", "Ana", "bid_points", 150 + 200 + 150] in rows
+    assert ["auction", "subastas", "Ana", "average_bid", round(500 / 3, 2)] in rows
+    assert ["auction", "subastas", "Ana", "bought", 3] in rows
+

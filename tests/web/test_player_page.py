@@ -51,6 +51,11 @@ def test_player_csv_holds_every_statistic(app, client, make_game):
     assert ["auction", "subastas", "Ana", "received", "200"] in rows
     assert ["head_to_head", "subastas", "'=Dani", "games", "1"] in rows      # never a formula
     assert any(r[:4] == ["rating", "subastas", "Ana", "mu"] for r in rows)
+    # what the charts show, game by game, and the average bid
+    shown = next(r[4] for r in rows if r[:4] == ["rating", "subastas", "Ana", "shown"])
+    assert ["rating_history", "subastas", "1", "shown", shown] in rows
+    assert ["points_over_time", "subastas", "1", "points", "20"] in rows
+    assert ["auction", "subastas", "Ana", "average_bid", "150.0"] in rows
     assert client.get("/players/999999/stats.csv").status_code == 404
 
 
