@@ -311,8 +311,10 @@ def test_standings_are_typeset_like_the_sheets(kind: str, standings_pdfs: dict[s
     for name in CLUB:  # every player, full names wrapped, never cut
         assert flat(name) in flat(text), name
     words = text.split()
-    for label in ("Partidas jugadas", "Victorias", "Compartidas", "Puntos", "Media", "Reyes", "Infracciones"):
+    for label in ("Partidas jugadas", "Victorias", "Compartidas", "Puntos", "Media", "Kings hechos",
+                  "Infracciones"):
         assert all(w in words for w in label.split()), label   # headers whole, not broken in a word
+    assert "Reyes" not in words                                 # the cards, not Kings made
     assert f"/seasons/{standings_pdfs['id']}" in flat(text)   # the address the QR code holds
     assert "Impreso el " + format_date(date.today(), format="long", locale="es") in text
     assert "…" not in text

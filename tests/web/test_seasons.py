@@ -96,6 +96,8 @@ def test_standings_pdf(client, season):
     text = PdfReader(io.BytesIO(r.data)).pages[0].extract_text()
     assert "Liga de invierno 2026" in text and "Carla" in text
     assert text.index("Carla") < text.index("Ana") < text.index("Dani") < text.index("Beto")
+    # the column of Kings made says so, as the web standings do, not "Reyes" (the cards)
+    assert "Kings hechos" in " ".join(text.split()) and "Reyes" not in text
 
 
 def test_season_form_creates_edits_deletes(client, session):
