@@ -72,3 +72,30 @@ def test_ratings_leaderboard_and_its_bad_input(app, client, make_game):
     es = app.test_client()
     es.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
     assert "Escribe un número entero" in es.get("/players/ratings?min=0").get_data(as_text=True)
+
+
+def test_head_to_head_shows_twenty_opponents_and_the_csv_all_of_them(app, client, make_game):
+    """24 opponents: the page lists stats.OPPONENTS_SHOWN = 20 of them, most games together
+    first, then by name, and says how many more the CSV holds; the CSV lists all 24."""
+    from app.services.stats import OPPONENTS_SHOWN
+
+    names = [f"Rival {k:02d}" for k in range(1, 25)]
+    for k in range(0, 24, 3):
+        make_game(record=seated("ru32", ["Ana", *names[k:k + 3]]))
+    make_game(record=seated("ru32", ["Ana", "Rival 24", "Rival 23", "Rival 01"]))
+    ids = {name: player_id(app, name) for name in names}
+    ana = player_id(app, "Ana")
+    html = client.get(f"/players/{ana}").get_data(as_text=True)
+    table = html[html.index('id="h2h-ru32"'):]
+    table = table[:table.index("</table>")]
+    shown = [int(i) for i in re.findall(r'data-opponent="(\d+)"', table)]
+    assert OPPONENTS_SHOWN == 20 and len(shown) == 20
+    # two games together with Rival 01, 23 and 24 (by name), then one game each by name
+    assert shown == [ids[n] for n in ["Rival 01", "Rival 23", "Rival 24", *names[1:18]]]
+    assert "4 more opponents in the CSV." in html
+    rows = list(csv.reader(io.StringIO(client.get(f"/players/{ana}/stats.csv").get_data(as_text=True))))
+    games = {r[2]: r[4] for r in rows if r[:2] == ["head_to_head", "ru32"] and r[3] == "games"}
+    assert games == {n: "2" if n in ("Rival 01", "Rival 23", "Rival 24") else "1" for n in names}
+    es = app.test_client()
+    es.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    assert "4 rivales más en el CSV." in es.get(f"/players/{ana}").get_data(as_text=True)
