@@ -39,6 +39,7 @@ Z = 3.0                         # the conservative number is mu - Z sigma
 SHOWN_BASE = 1000
 SHOWN_SCALE = 25
 MIN_GAMES = 5                   # the leaderboard's default minimum of rated games
+CHART_POINTS = 60               # the steps of a player's charts (and of their CSV's chart rows)
 CHUNK_ROWS = 4000               # seat rows read at a time (1,000 games)
 
 Position = tuple[datetime, int]   # (played_at, game_id): the order games are rated in
@@ -412,23 +413,22 @@ def leaderboard(session: Session, profile: str, min_games: int = MIN_GAMES, limi
     return out
 
 
-def history(session: Session, player_id: int, profile: str, points: int | None = 60) -> list[dict[str, Any]]:
+def history(session: Session, player_id: int, profile: str, points: int = CHART_POINTS
+            ) -> list[dict[str, Any]]:
     """At most ``points`` steps of a player's rating in one profile, spread evenly over
     their games (the first and the latest always), for the chart: read by the step
-    numbers, so it costs the same after 10 games or 10,000. ``points=None``: every step
-    (the player's CSV)."""
+    numbers, so it costs the same after 10 games or 10,000."""
     rs = RatingStep
-    mine: tuple[Any, ...] = (rs.player_id == player_id, rs.profile == profile)
-    if points is not None:
-        n = session.scalar(select(func.max(rs.games)).where(*mine)) or 0
-        if not n:
-            return []
-        shown_steps = min(points, n)
-        wanted = sorted({1 + round(k * (n - 1) / max(shown_steps - 1, 1)) for k in range(shown_steps)})
-        mine = (*mine, rs.games.in_(wanted))
+    n = session.scalar(select(func.max(rs.games))
+                       .where(rs.player_id == player_id, rs.profile == profile)) or 0
+    if not n:
+        return []
+    shown_steps = min(points, n)
+    wanted = sorted({1 + round(k * (n - 1) / max(shown_steps - 1, 1)) for k in range(shown_steps)})
     rows = session.execute(select(rs.games, rs.game_id, rs.played_at, rs.mu, rs.sigma, rs.points, rs.total,
                                   rs.wins)
-                           .where(*mine).order_by(rs.games))
+                           .where(rs.player_id == player_id, rs.profile == profile, rs.games.in_(wanted))
+                           .order_by(rs.games))
     return [{"games": games, "game_id": game_id, "played_at": at, "mu": mu, "sigma": sigma,
              "ordinal": ordinal(mu, sigma), "shown": shown(ordinal(mu, sigma)), "points": pts,
              "total": total, "wins": wins}

@@ -389,7 +389,7 @@ def _csv_auction(name: str, p: ProfileStats) -> list[list[Any]]:
 
 
 def _csv_charts(profile: str, steps: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
-    """The page's two charts, every game: the subject is the player's game number in the
+    """The points of the page's two charts: the subject is the player's game number in the
     profile (1, 2, …), as on the charts' axis."""
     rows: list[list[Any]] = []
     for section, measures in (("rating_history", ("mu", "sigma", "ordinal", "shown")),
@@ -404,9 +404,9 @@ def _csv_charts(profile: str, steps: Sequence[Mapping[str, Any]]) -> list[list[A
 def csv_rows(name: str, profiles: Iterable[ProfileStats],
              history: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> list[list[Any]]:
     """All of a player's statistics as rows of (section, profile, subject, measure, value);
-    ``history`` (by profile, :func:`app.services.ratings.history` with every step) adds
-    the rows behind the page's charts: ``rating_history`` and ``points_over_time``, one
-    row per measure and game, the game numbered 1, 2, … in the subject."""
+    ``history`` (by profile, :func:`app.services.ratings.history`) adds the rows behind
+    the page's charts: ``rating_history`` and ``points_over_time``, one row per measure and
+    game, the game numbered 1, 2, … in the subject."""
     rows: list[list[Any]] = [["section", "profile", "subject", "measure", "value"]]
     for p in profiles:
         rows.extend(_csv_profile(name, p, (history or {}).get(p.profile, ())))
@@ -414,7 +414,10 @@ def csv_rows(name: str, profiles: Iterable[ProfileStats],
 
 
 def player_csv(session: Session, player_id: int, name: str) -> list[list[Any]]:
-    """The player's CSV: every statistic of the page, all opponents, every rating step."""
+    """The player's CSV: every statistic of the page, all opponents, and the games the
+    charts show (every game up to ``ratings.CHART_POINTS``, then that many spread evenly,
+    the first and the latest always), so it costs the same after 100 games or 100,000."""
     profiles = player_profiles(session, player_id, opponents_shown=None)
-    return csv_rows(name, profiles, {p.profile: ratings.history(session, player_id, p.profile, points=None)
+    return csv_rows(name, profiles, {p.profile: ratings.history(session, player_id, p.profile,
+                                                                points=ratings.CHART_POINTS)
                                      for p in profiles})

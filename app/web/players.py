@@ -53,7 +53,7 @@ def names() -> Any:
 
 
 def _charts(session: Any, player_id: int, profile: str) -> dict[str, Any]:
-    steps = ratings.history(session, player_id, profile)
+    steps = ratings.history(session, player_id, profile, points=ratings.CHART_POINTS)
     if len(steps) < 2:
         return {}           # a line needs two games
     labels = [s["games"] for s in steps]
@@ -91,8 +91,8 @@ def games(player_id: int) -> Any:
 
 @bp.get("/players/<int:player_id>/stats.csv")
 def stats_csv(player_id: int) -> Response:
-    """Every statistic of the player's page (all opponents, every game behind the charts),
-    one value a row."""
+    """Every statistic of the player's page (all opponents, the points of its charts), one
+    value a row."""
     session = get_session()
     player = _player_or_404(session, player_id)
     out = io.StringIO()

@@ -211,3 +211,19 @@ def test_csv_holds_the_charts_every_game_and_the_average_bid(session):
     assert ["auction", "subastas", "Ana", "average_bid", round(500 / 3, 2)] in rows
     assert ["auction", "subastas", "Ana", "bought", 3] in rows
 
+
+
+def test_csv_chart_rows_are_the_charts_points(session, monkeypatch):
+    """Past ratings.CHART_POINTS games, the CSV holds the games the charts show (spread
+    evenly, the first and the latest always), so it costs the same at any club's size."""
+    from app.services import ratings
+    from app.services.stats import player_csv
+
+    for _ in range(3):
+        import_game(session, seated("ru32", ["Ana", "Beto", "Carla", "Dani"]))
+    monkeypatch.setattr(ratings, "CHART_POINTS", 2)
+    rows = player_csv(session, player_id(session, "Ana"), "Ana")
+    for section in ("rating_history", "points_over_time"):
+        assert sorted({r[2] for r in rows if r[0] == section}) == [1, 3]
+    total = expected_totals("ru32")[0]
+    assert ["points_over_time", "ru32", 3, "points", 3 * total] in rows
