@@ -15,7 +15,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from app.models import AuditAction, AuditEntry, Game, GameStatus, Seat
 from app.rules import digest, load
 from app.services.accounts import add_scorer
-from app.services.confirm import check_unlocked, set_pins
+from app.services.confirm import check_unlocked, hash_pins, set_pins
 from app.services.errors import ConflictError, NothingChanged
 from app.services.queries import remember, replay_game
 from app.services.results import player_ids_for, result_values, store_results
@@ -60,6 +60,7 @@ def create_game(session: Session, data: Any, *, who: str, action: AuditAction,
     `pins` the seats' confirmation PINs (hashed), in the same transaction (``commit``
     False: the caller's, which commits it with more, e.g. an event's round)."""
     record, result = new_game_record(data)
+    pin_hashes = hash_pins(pins) if pins else None      # before anything is written
     player_ids = player_ids_for(session, record["players"], {})
     game = Game(profile=record["profile"], record=record, status=status_of(result))
     session.add(game)
@@ -70,8 +71,8 @@ def create_game(session: Session, data: Any, *, who: str, action: AuditAction,
     store_results(session, game, result_values(record, result), player_ids)
     if scorer_id is not None:
         add_scorer(session, game.id, scorer_id)
-    if pins:
-        set_pins(session, game.id, pins)
+    if pin_hashes:
+        set_pins(session, game.id, pin_hashes, hashed=True)
     if commit:
         session.commit()
     return game

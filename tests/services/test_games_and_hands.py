@@ -11,7 +11,7 @@ from app.rules import RecordError, score_record
 from app.services import hands, queries, standings
 from app.services.errors import ConflictError
 from app.services.games import import_game, start_game
-from tests.conftest import PLAYERS, load_record
+from tests.conftest import PLAYERS, base_record, load_record
 
 NO_TRICKS = {"contract": "no-tricks", "counts": {"tricks": [1, 5, 3, 4]}}
 
@@ -158,3 +158,36 @@ def test_list_games_in_progress_first(session):
     open_game = start_game(session, profile="fiestas", players=PLAYERS, first_seat=0)
     listed = [s.id for s in queries.list_games(session).games]
     assert listed.index(open_game.id) < listed.index(done.id)
+
+
+def test_seat_pins_are_hashed_before_the_new_game_writes_anything(session, monkeypatch):
+    """Issue 27.9: four scrypt hashes under SQLite's one write lock made a second game
+    started at the same moment wait (bench/web.py: p95 689 ms); they come before the
+    transaction's first write, so nothing waits on them."""
+    from sqlalchemy import event
+
+    from app.models import SeatPin
+    from app.services import confirm
+    from app.services.accounts import check_secret
+    from app.services.records import create_game
+
+    steps: list[str] = []
+    real = confirm.hash_secret
+    monkeypatch.setattr(confirm, "hash_secret", lambda *a: steps.append("hash") or real(*a))
+
+    def statement(_conn, _cursor, sql, *_rest):
+        if sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")):
+            steps.append("write")
+
+    engine = session.get_bind()
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        game = create_game(session, base_record("ru32"), who="test", action=AuditAction.CREATE,
+                           pins=["1234", None, "5678", "9012"])
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+    assert steps.count("hash") == 3 and "write" in steps
+    assert steps.index("write") > max(i for i, s in enumerate(steps) if s == "hash"), steps
+    pins = session.query(SeatPin).filter_by(game_id=game.id).order_by(SeatPin.seat).all()
+    assert [p.seat for p in pins] == [0, 2, 3]
+    assert check_secret(pins[1].pin_hash, "5678") and not check_secret(pins[1].pin_hash, "1234")
