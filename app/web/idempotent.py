@@ -1,5 +1,5 @@
 """Writes carried out once per ``Idempotency-Key``: the API's writes and the hand saves a
-phone's outbox sends (static/js/outbox.js). The first answer to a key is kept in the
+phone's outbox sends (static/js/outbox_store.js, offline.js). The first answer to a key is kept in the
 database with the write itself (app/services/idempotency.py); a repeat -- the same key and
 request, sent again because its answer was lost -- gets that answer and changes nothing."""
 from __future__ import annotations

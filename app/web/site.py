@@ -56,7 +56,7 @@ def manifest() -> Response:
 def service_worker() -> Response:
     """The service worker (static/js/sw.js), served from the site's root so that its scope is
     every page: it keeps the pages a phone opened for when the network drops, and sends the
-    hands waiting in the phone's outbox (static/js/outbox.js)."""
+    hands waiting in the phone's outbox (static/js/outbox_store.js, offline.js)."""
     static = Path(current_app.static_folder or "static")
     response = Response((static / "js" / "sw.js").read_bytes(), mimetype="text/javascript")
     # a browser checks for a new worker on every navigation: never an old copy
