@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -115,6 +116,10 @@ def csv_cell(value: object) -> object:
     return value
 
 
+#: The same, as a set of first characters (each start above is one character).
+FORMULA_FIRST = frozenset(FORMULA_START)
+
+
 class SafeCsvWriter:
     """csv.writer whose text cells never start a formula."""
 
@@ -123,6 +128,12 @@ class SafeCsvWriter:
 
     def writerow(self, row: list[Any]) -> None:
         self._writer.writerow([csv_cell(v) for v in row])
+
+    def writerows(self, rows: Iterable[list[Any]]) -> None:
+        """Many rows at once, each cell as :func:`csv_cell` writes it (a player's CSV has
+        thousands of rows: one call per cell was a third of its time)."""
+        self._writer.writerows([("'" + v) if type(v) is str and v[:1] in FORMULA_FIRST else v for v in row]
+                               for row in rows)
 
 
 def refused_for_lock(form: Any, e: Any, errors: dict[str, list[str]]) -> None:

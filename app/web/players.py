@@ -97,8 +97,7 @@ def stats_csv(player_id: int) -> Response:
     player = _player_or_404(session, player_id)
     out = io.StringIO()
     w = SafeCsvWriter(out)
-    for row in stats.player_csv(session, player_id, player.name):
-        w.writerow(row)
+    w.writerows(stats.player_csv(session, player_id, player.name))
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="kingsheet-player-{player_id}.csv"'
     return response
