@@ -392,11 +392,12 @@ def _csv_charts(profile: str, steps: Sequence[Mapping[str, Any]]) -> list[list[A
     """The points of the page's two charts: the subject is the player's game number in the
     profile (1, 2, …), as on the charts' axis."""
     rows: list[list[Any]] = []
+    times = [_timestamp(s["played_at"]) for s in steps]
     for section, measures in (("rating_history", ("mu", "sigma", "ordinal", "shown")),
                               ("points_over_time", ("total", "points"))):
-        for s in steps:
+        for s, at in zip(steps, times, strict=True):
             rows.append([section, profile, s["games"], "game_id", s["game_id"]])
-            rows.append([section, profile, s["games"], "played_at", _timestamp(s["played_at"])])
+            rows.append([section, profile, s["games"], "played_at", at])
             rows.extend([section, profile, s["games"], m, s[m]] for m in measures)
     return rows
 
