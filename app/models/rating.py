@@ -7,7 +7,8 @@ transaction as a game's record and can always be rebuilt from the records
 - :class:`RatingStep`: one row per player per finished game, in the order the games were
   played within a profile: the player's openskill rating (Plackett-Luce μ and σ) after that
   game, with the running counts the player's page reads (games, points, wins, streaks). A
-  correction of an old game deletes the steps from that game on and computes them again.
+  correction of an old game computes again its steps and those of the later games it
+  reaches (a game with one of its players, then with one of theirs...).
 - :class:`Rating`: each player's latest step per profile (the leaderboard's rows).
 - :class:`SeatStat`: one row per seat of a game, the counters of what the seat did in it
   (hands and points per contract, cards taken, Kings made, the auction), read from the

@@ -8,8 +8,10 @@ numbers with openskill: ``PlackettLuce().rate([[a], [b], [c], [d]], ranks=places
 The steps (:class:`~app.models.RatingStep`, a player's rating after each of their games)
 are written in the transaction that writes the game's stored results
 (:func:`app.services.results.store_results` calls :func:`after_change`): a change of the
-latest game rates that game; a change of an older one deletes the steps from it on and
-rates the games from there again (:func:`recompute_from`). :func:`rebuild_ratings` (the
+latest game rates that game; a change of an older one rates again that game and the later
+games it reaches -- those with one of its players, then with one of theirs, and so on --
+and keeps the steps of the others, which would come out the same (:func:`rerate_change`;
+past :data:`REACHED_GAMES` later games, every step from it on: :func:`recompute_from`). :func:`rebuild_ratings` (the
 ``games rebuild`` command) computes every step from the stored results and writes only
 from the first one that differs, so it changes nothing when they agree.
 
@@ -18,6 +20,7 @@ What people read is the conservative number μ - 3σ (openskill's ``ordinal()``)
 """
 from __future__ import annotations
 
+import itertools
 import math
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
@@ -26,7 +29,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, text, tuple_
+from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select, text, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -156,6 +159,35 @@ def _last_states_query() -> Any:
 LAST_STATES = _last_states_query()
 
 
+def _states_before_query() -> Any:
+    """Each listed player's last step of a profile before a position (``at``, ``at_id``)."""
+    rs = RatingStep.__table__.c
+    before = tuple_(rs.played_at, rs.game_id) < tuple_(bindparam("at", type_=rs.played_at.type),
+                                                        bindparam("at_id", type_=rs.game_id.type))
+    last = (select(rs.player_id, func.max(rs.games).label("games"))
+            .where(rs.profile == bindparam("profile"), rs.player_id.in_(bindparam("ids", expanding=True)),
+                   before)
+            .group_by(rs.player_id).subquery())
+    return (select(rs.player_id, rs.mu, rs.sigma, rs.games, rs.points, rs.wins, rs.streak, rs.best_streak)
+            .join(last, and_(rs.player_id == last.c.player_id, rs.games == last.c.games))
+            .where(rs.profile == bindparam("profile")))
+
+
+STATES_BEFORE = _states_before_query()
+
+
+def _states_before(session: Session, profile: str, player_ids: Iterable[int], at: Position
+                   ) -> dict[int, State]:
+    """Each player's state after their last step of the profile before ``at`` (absent: none)."""
+    out: dict[int, State] = {}
+    ids = sorted(player_ids)       # none: no statement
+    for k in range(0, len(ids), 500):
+        for pid, mu, sigma, games, points, wins, streak, best in session.execute(
+                STATES_BEFORE, {"profile": profile, "ids": ids[k:k + 500], "at": at[0], "at_id": at[1]}):
+            out[pid] = State(mu, sigma, games, points, wins, streak, best)
+    return out
+
+
 def _last_states(session: Session, profile: str, player_ids: Iterable[int]) -> dict[int, State]:
     """Each player's state after their last stored step of the profile (absent: none)."""
     out: dict[int, State] = {}
@@ -212,14 +244,15 @@ Game = tuple[int, datetime, list[SeatLine]]     # (game id, played at, its four 
 
 
 def recompute_from(session: Session, profile: str, at: Position | None,
-                   changed: Sequence[Game] | None = None) -> int:
+                   changed: Sequence[Game] | None = None, *, locked: bool = False) -> int:
     """Deletes the profile's steps from ``at`` on (every step when None) and rates the
     finished games from there again, in the caller's transaction. Returns the games rated.
 
     ``changed``: the game at ``at`` is the one that changed, as it now stands (one game, or
     none when it is no longer finished in this profile); when no later game had a step,
     only it is rated, without reading the games again (a save of the latest game)."""
-    _lock(session, profile)
+    if not locked:
+        _lock(session, profile)
     rs = RatingStep
     later = and_(rs.profile == profile, _after(rs.played_at, rs.game_id, at))
     deleted = session.execute(delete(rs).where(later).returning(rs.player_id, rs.game_id)).all()
@@ -256,6 +289,109 @@ def recompute_from(session: Session, profile: str, at: Position | None,
     return rated
 
 
+#: A change rates again only the later games it reaches (:func:`rerate_change`) while at
+#: most this many finished games follow it; beyond, the steps from it on are computed
+#: again whole (:func:`recompute_from`, a chunk at a time: bounded memory).
+REACHED_GAMES = 1000
+
+
+def _same_seats(steps: Sequence[Any], game: Game) -> bool:
+    """A game's stored steps were rated from the seats it has now (same date too)."""
+    seats = game[2]
+    return len(steps) == len(seats) and all(
+        (r.seat, r.player_id, r.total, bool(r.won)) == (s.seat, s.player_id, s.total, s.won)
+        and _naive(r.played_at) == _naive(game[1]) for r, s in zip(steps, seats, strict=True))
+
+
+def rerate_change(session: Session, profile: str, at: Position, game_id: int, changed: Sequence[Game]) -> int:
+    """The steps after one game changed (``game_id``, first rated at ``at``; ``changed``: it
+    as it stands now, or nothing when it is no longer finished in this profile). Returns the
+    games rated.
+
+    A game's steps depend on nothing but its seats and its four players' states before it,
+    so only the games the change reaches are rated again: the changed game, then, in rating
+    order, every later game with a player it reached (whose players it then reaches too).
+    The others keep their steps, which are what rating everything again would write. At a
+    club night the tables of a round have no player in common: a table that finishes after
+    the others rates its own game only, where rating everything from it on rated every
+    later table's again -- one after another, under the profile's lock."""
+    _lock(session, profile)
+    rs = RatingStep
+    now_players = sorted({s.player_id for g in changed for s in g[2]})
+    own = select(rs.player_id).where(rs.profile == profile, rs.game_id == game_id)
+    seed_steps = session.execute(select(rs.player_id, rs.game_id).where(
+        rs.profile == profile, _after(rs.played_at, rs.game_id, at),
+        or_(rs.player_id.in_(own.scalar_subquery()), rs.player_id.in_(now_players)))).all()
+    if any(gid != game_id for _pid, gid in seed_steps):
+        return _rate_reached(session, profile, at, game_id, changed)
+    # the common case: no later game has a player of this one (its own steps only)
+    if seed_steps:
+        session.execute(delete(rs).where(rs.profile == profile, rs.game_id == game_id))
+    reached = {int(pid) for pid, _gid in seed_steps} | set(now_players)
+    states = _states_before(session, profile, reached, at)
+    batch = [row for game in changed for row in advance(states, profile, *game)]
+    if batch:
+        session.execute(insert(STEP_TABLE), batch)
+    _write_ratings(session, profile, reached, states)
+    return len(changed)
+
+
+def _stored_after(session: Session, profile: str, at: Position) -> dict[int, list[Any]] | None:
+    """The steps from ``at`` on by game (in rating order), or None when more than
+    REACHED_GAMES games have them."""
+    rs = RatingStep
+    limit = 4 * REACHED_GAMES + 1
+    rows = session.execute(select(*[rs.__table__.c[c] for c in STEP_COLUMNS])
+                           .where(rs.profile == profile, _after(rs.played_at, rs.game_id, at))
+                           .order_by(rs.played_at, rs.game_id, rs.seat).limit(limit)).all()
+    if len(rows) == limit:
+        return None
+    stored: dict[int, list[Any]] = {}
+    for r in rows:
+        stored.setdefault(r.game_id, []).append(r)
+    return stored
+
+
+def _rate_reached(session: Session, profile: str, at: Position, game_id: int, changed: Sequence[Game]) -> int:
+    """:func:`rerate_change` when later games have players of the changed one: the games
+    from ``at`` on in rating order, each rated again when the change reached one of its
+    players (or its steps are not what its seats say), else kept as it is."""
+    stored = _stored_after(session, profile, at)
+    games = [] if stored is None else list(itertools.islice(finished_games(session, profile, at),
+                                                            REACHED_GAMES + 1))
+    if stored is None or len(games) > REACHED_GAMES:
+        return recompute_from(session, profile, at, changed, locked=True)
+    now = {g[0]: g for g in games}
+    order = {gid: (_naive(g[1]), gid) for gid, g in now.items()}
+    for gid, steps in stored.items():
+        order.setdefault(gid, (_naive(steps[0].played_at), gid))
+    reached = {r.player_id for r in stored.get(game_id, [])} | {s.player_id for g in changed for s in g[2]}
+    states: dict[int, State] = {}
+    gone: list[int] = []
+    batch: list[dict[str, Any]] = []
+    for gid in sorted(order, key=order.__getitem__):
+        game, steps = now.get(gid), stored.get(gid, [])
+        players = {r.player_id for r in steps} | ({s.player_id for s in game[2]} if game else set())
+        if gid != game_id and game is not None and _same_seats(steps, game) and not players & reached:
+            for r in steps:        # kept as it is: its players' states after it
+                states[r.player_id] = State(r.mu, r.sigma, r.games, r.points, r.wins, r.streak, r.best_streak)
+            continue
+        reached |= players
+        if steps:
+            gone.append(gid)
+        if game is not None:
+            unknown = {s.player_id for s in game[2]} - states.keys()
+            states.update(_states_before(session, profile, unknown, at))
+            batch.extend(advance(states, profile, *game))
+    if gone:
+        session.execute(delete(RatingStep).where(RatingStep.profile == profile, RatingStep.game_id.in_(gone)))
+    if batch:
+        session.execute(insert(STEP_TABLE), batch)
+    states.update(_states_before(session, profile, reached - states.keys(), at))
+    _write_ratings(session, profile, reached, states)
+    return len(batch) // 4
+
+
 def _naive(at: datetime) -> datetime:
     return at.astimezone(UTC).replace(tzinfo=None) if at.tzinfo else at
 
@@ -268,7 +404,7 @@ def _rated_key(rows: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
 def after_change(session: Session, game_id: int, old: Sequence[dict[str, Any]],
                  new: Sequence[dict[str, Any]]) -> None:
     """The ratings after one game's stored seat rows went from ``old`` to ``new`` (no rows:
-    a new game): rated again from that game on when it is or was finished and what
+    a new game): the games it reaches rated again when it is or was finished and what
     ratings read of it (players, totals, date, finished) changed."""
     if _rated_key(old) == _rated_key(new):
         return
@@ -284,7 +420,7 @@ def after_change(session: Session, game_id: int, old: Sequence[dict[str, Any]],
                 [SeatLine(int(r["seat"]), int(r["player_id"]), int(r["total"]), bool(r["won"]))
                  for r in sorted(new, key=lambda r: int(r["seat"]))])]
     for profile, at in starts.items():
-        recompute_from(session, profile, at, now if new and new[0]["profile"] == profile else [])
+        rerate_change(session, profile, at, game_id, now if new and new[0]["profile"] == profile else [])
 
 
 def after_new_games(session: Session, seat_rows: Sequence[dict[str, Any]]) -> None:

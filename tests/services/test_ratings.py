@@ -214,3 +214,90 @@ def test_rebuild_removes_the_steps_of_games_no_longer_finished(session):
         assert snapshot_ratings(session) == scratch(session)
         assert not session.scalars(select(RatingStep).where(RatingStep.game_id.in_(gone))).all()
     assert ratings_by_name(session, "ru32")["Ana"][2] == 2
+
+
+def rated_counts(monkeypatch: Any) -> list[int]:
+    """The games each rating of a change rated (ratings.rerate_change's answers)."""
+    from app.services import ratings
+
+    counts: list[int] = []
+    real = ratings.rerate_change
+
+    def counted(*args: Any, **kwargs: Any) -> int:
+        counts.append(real(*args, **kwargs))
+        return counts[-1]
+
+    monkeypatch.setattr(ratings, "rerate_change", counted)
+    return counts
+
+
+def test_a_table_that_finishes_last_rates_its_own_game_only(session, monkeypatch):
+    """A club night's round: four tables without a player in common, started in order and
+    finished in the other order. The first table's last hand comes after the other three
+    were rated: its game is rated alone and theirs keep their steps (the same rows), and
+    the steps and ratings are what rating everything from nothing gives."""
+    tables = [[f"P{4 * t + s}" for s in range(4)] for t in range(4)]
+    fulls = [seated("fiestas", names) for names in tables]
+    games = []
+    for full in fulls:
+        short = copy.deepcopy(full)
+        short["hands"] = short["hands"][:-1]
+        games.append(import_game(session, short))
+    counts = rated_counts(monkeypatch)
+    for game, full in reversed(list(zip(games, fulls, strict=True))):
+        hands.record_hand(session, game, full["hands"][-1], expected_version=game.version)
+    assert counts == [1, 1, 1, 1]
+    # where each step row lies: a row written again gets a new rowid (SQLite), ctid (PostgreSQL)
+    where = "rowid" if session.get_bind().dialect.name == "sqlite" else "ctid::text"
+    places = f"SELECT {where} FROM rating_step WHERE game_id = :g ORDER BY seat"
+    steps = {g.id: session.execute(text(places), {"g": g.id}).scalars().all() for g in games[1:]}
+    assert snapshot_ratings(session) == scratch(session)
+    # a correction of the first table's game again (a ruling): still its game alone
+    total = load(games[0].record).hands[0].total
+    apply_ruling(session, games[0], 0, {"kind": "adjusted", "points": [total, 0, 0, 0], "reason": "r"},
+                 expected_version=games[0].version, who="Eva")
+    assert counts[-1] == 1
+    assert snapshot_ratings(session) == scratch(session)
+    for gid, rows in steps.items():
+        assert session.execute(text(places), {"g": gid}).scalars().all() == rows
+
+
+def test_a_change_rates_again_the_later_games_it_reaches(session, monkeypatch):
+    """Round 2 seats a player of round 1's first table: a change to that table rates it, the
+    round-2 game with that player, and (through that game's other players) the later game
+    of one of them; a later game of players it never reaches keeps its steps."""
+    first = import_game(session, seated("ru32", ["Ana", "Beto", "Carla", "Dani"]))
+    import_game(session, seated("ru32", ["Eva", "Fede", "Gala", "Hugo"]))       # not reached
+    import_game(session, seated("ru32", ["Ana", "Iris", "Juan", "Kike"]))       # Ana: reached
+    import_game(session, seated("ru32", ["Iris", "Luz", "Mar", "Nico"]))        # Iris: reached
+    import_game(session, seated("ru32", ["Eva", "Fede", "Oto", "Pau"]))         # not reached
+    counts = rated_counts(monkeypatch)
+    hands.delete_last_hand(session, first, expected_version=first.version)
+    assert counts == [2]        # no longer finished: the two later games it reaches
+    assert snapshot_ratings(session) == scratch(session)
+    hands.record_hand(session, first, seated("ru32", ["Ana", "Beto", "Carla", "Dani"])["hands"][-1],
+                      expected_version=first.version)
+    assert counts == [2, 3]
+    assert snapshot_ratings(session) == scratch(session)
+
+
+@pytest.mark.parametrize("seed,reach", [(3, 1000), (11, 1000), (25, 1000), (11, 2)])
+def test_rating_only_what_a_change_reaches_equals_rating_everything(session, monkeypatch, seed, reach):
+    """Random games among a larger pool (tables that share players and tables that do not),
+    corrected at random: after each change the steps and ratings are those computed from
+    nothing (also when more games follow a change than ratings.REACHED_GAMES: then all of
+    them are rated again)."""
+    from app.services import ratings
+
+    monkeypatch.setattr(ratings, "REACHED_GAMES", reach)
+    rng = random.Random(seed)
+    pool = [f"J{k}" for k in range(12)]
+    made: list[tuple[int, dict[str, Any]]] = []
+    for _ in range(10):
+        full = seated(rng.choice(["ru32", "fiestas"]), rng.sample(pool, 4))
+        made.append((import_game(session, copy.deepcopy(full)).id, full))
+    for _ in range(10):
+        game_id, full = rng.choice(made)
+        correct_at_random(session, rng, session.get(Game, game_id), full)
+        assert snapshot_ratings(session) == scratch(session)
+    assert rebuild_ratings(session) == 0
