@@ -1,6 +1,7 @@
-"""The version check's short way (app/web/fast_poll.py, issue 25): an unchanged game's 304
-is answered before Flask is entered, with the same checks, the same statement and the same
-headers; everything else reaches the view as before."""
+"""The version check's short way (app/web/fast_poll.py, issue 25): a game's version check
+(304 unchanged, 200 with the new version) is answered before Flask is entered, with the
+same checks, the same statement, the same headers and body; everything else reaches the
+view as before."""
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -84,31 +85,37 @@ def test_the_short_ways_statement_is_sent_alone_without_a_transaction(fast_app):
     assert modes == [True]
 
 
-def test_its_answer_is_the_views_answer_header_for_header(fast_app):
-    """The same request through the view (the short way stepped around) answers the same."""
+@pytest.mark.parametrize("asked,status", [(UNCHANGED, 304), ({"If-None-Match": '"v0"'}, 200), ({}, 200)])
+def test_its_answer_is_the_views_answer_header_for_header(fast_app, asked, status):
+    """The same request through the view (the short way stepped around) answers the same:
+    304 while the phone's version is the game's, else 200 with the version as JSON."""
     from app.web.fast_poll import FastPoll
 
     gid = new_game(fast_app)
     eva = fast_app.test_client(user="eva", role="player")
-    short = eva.get(f"/games/{gid}/live", headers=UNCHANGED)
+    assert eva.get("/").status_code == 200
+    with flask_requests(fast_app) as entered, sql_statements(fast_app) as statements:
+        short = eva.get(f"/games/{gid}/live", headers=asked)
+    assert entered == [] and len(statements) == 1
     short_way = fast_app.wsgi_app
     assert isinstance(short_way, FastPoll)
     fast_app.wsgi_app = short_way.inner
     try:
         with flask_requests(fast_app) as entered:
-            full = eva.get(f"/games/{gid}/live", headers=UNCHANGED)
+            full = eva.get(f"/games/{gid}/live", headers=asked)
     finally:
         fast_app.wsgi_app = short_way
-    assert entered and full.status_code == short.status_code == 304
+    assert entered and full.status_code == short.status_code == status
     assert list(full.headers.items()) == list(short.headers.items())
+    assert full.data == short.data
+    if status == 200:
+        assert short.get_json()["version"] == 1 and short.headers["ETag"] == '"v1"'
 
 
-def test_everything_but_an_unchanged_game_of_a_valid_login_goes_to_the_view(fast_app):
+def test_everything_but_a_games_stamp_for_a_valid_login_goes_to_the_view(fast_app):
     gid = new_game(fast_app)
     eva = fast_app.test_client(user="eva", role="scorer")
     cases: list[tuple[str, dict[str, str], int]] = [
-        (f"/games/{gid}/live", {"If-None-Match": '"v0"'}, 200),      # changed: the JSON
-        (f"/games/{gid}/live", {}, 200),                              # no tag asked about
         (f"/games/{gid}/live?x=1", UNCHANGED, 304),                   # a query: the view's
         ("/games/999999/live", UNCHANGED, 404),                       # no such game
         (f"/games/{gid}/live", {**UNCHANGED, "Authorization": "Bearer nope"}, 401),
