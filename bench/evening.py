@@ -14,14 +14,21 @@ poll, the CPU the app's workers and PostgreSQL used per 100 tables, and -- in th
 on the same machine -- the bare Flask page's p50 and CPU per request (bench/bare_app.py).
 The last line is ``ratio: R`` (a poll's p50 over the bare page's p50).
 
-    python bench/evening.py [--tables 100] [--seconds 20] [--save-every 3] [--workers 2]
+    python bench/evening.py [--tables 100] [--seconds S] [--save-every 3] [--phones 4]
+                            [--workers 2] [--processes 4]
+
+By default it lasts the round: until every table has saved its game's last hand, the
+moment a club night's tables all finish near each other (those saves also write the
+game's results, statistics and ratings; they are shown apart as well).
 """
 from __future__ import annotations
 
 import argparse
 import heapq
 import json
+import multiprocessing
 import os
+import queue
 import random
 import statistics
 import subprocess
@@ -143,49 +150,54 @@ def set_up(tables: int) -> tuple[Any, int, str, list[dict[str, Any]]]:
 
 
 class Evening:
-    """The scheduler: every task has its next due time; ``connections`` threads take the
-    due ones in turn until the evening's end. Latencies are kept per kind."""
+    """The scheduler of one load process: every task has its next due time; one thread hands
+    each task out when it is due, ``connections`` threads (a keep-alive connection each)
+    carry them out, until the evening's end. Latencies are kept per kind."""
 
     def __init__(self, port: int, until: float, cookies: dict[str, str], bearer: dict[str, str]) -> None:
         self.port, self.until = port, until
         self.cookies, self.bearer = cookies, bearer
         self.heap: list[tuple[float, int, dict[str, Any]]] = []
         self.lock = threading.Lock()
-        self.times: dict[str, list[float]] = {"save": [], "poll": [], "screen": [], "page": []}
+        self.due = threading.Condition(self.lock)
+        self.ready: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
+        self.times: dict[str, list[float]] = {"save": [], "finish": [], "poll": [], "screen": [], "page": []}
         self.errors: list[str] = []
         self.n = 0
 
     def add(self, due: float, task: dict[str, Any]) -> None:
-        with self.lock:
+        with self.due:
             self.n += 1
             heapq.heappush(self.heap, (due, self.n, task))
+            self.due.notify()
 
     def run(self, connections: int) -> None:
         threads = [threading.Thread(target=self._worker) for _ in range(connections)]
         for t in threads:
             t.start()
+        self._dispatch()
+        for _t in threads:
+            self.ready.put(None)
         for t in threads:
             t.join()
 
-    def _next(self) -> dict[str, Any] | None:
-        while True:
-            with self.lock:
-                if not self.heap:
-                    return None
-                due, _n, task = self.heap[0]
-                if due > self.until:
-                    return None
+    def _dispatch(self) -> None:
+        """Hands out each task when it is due (the workers wait on the queue: no polling)."""
+        with self.due:
+            while True:
                 now = time.monotonic()
-                if due <= now:
-                    heapq.heappop(self.heap)
-                    return task
-            time.sleep(min(0.005, max(0.0, due - now)))
+                if now >= self.until:
+                    return
+                if self.heap and self.heap[0][0] <= now:
+                    self.ready.put(heapq.heappop(self.heap)[2])
+                    continue
+                self.due.wait((self.heap[0][0] if self.heap else self.until) - now)
 
     def _worker(self) -> None:
         client = Phone(self.port)
         client.cookies = dict(self.cookies)
         while True:
-            task = self._next()
+            task = self.ready.get()
             if task is None:
                 return
             try:
@@ -212,6 +224,8 @@ def save(ev: Evening, client: Phone, task: dict[str, Any]) -> None:
         raise RuntimeError(f"save answered {status}")
     table["version"] += 1
     ev.timed("save", elapsed)
+    if not table["hands"]:
+        ev.timed("finish", elapsed)     # the game's last hand: its results, stats and ratings
     ev.add(time.monotonic() + task["every"], task)
 
 
@@ -274,13 +288,71 @@ def bare_cost(port: int, pid: int, requests: int, connections: int) -> tuple[flo
     return statistics.median(times), (cpu_seconds(pids) - before) / requests
 
 
+def load_process(out: Any, ev: Evening, connections: int) -> None:
+    """One process of the load (run in a forked child): its share of the phones and tables;
+    sends back its latencies, errors and CPU seconds."""
+    cpu = time.process_time()
+    ev.run(connections)
+    out.send((ev.times, ev.errors, time.process_time() - cpu))
+    out.close()
+
+
+Times = dict[str, list[float]]
+
+
+def evening_load(args: argparse.Namespace, port: int, event_id: int, key: str, plays: list[dict[str, Any]],
+                 cookies: dict[str, str], bearer: dict[str, str]) -> tuple[Times, list[str], float]:
+    """The phones, the tables' saves, the screen and the director's view, spread over
+    ``--processes`` processes (at a club every phone is a device of its own: one process's
+    threads would wait for each other's turn and add it to the times they measure). Returns
+    the latencies by kind, the errors and the load's own CPU seconds."""
+    now = time.monotonic() + 0.5
+    until = now + args.seconds
+    rng = random.Random(1)
+    evenings = [Evening(port, until, cookies, bearer) for _ in range(args.processes)]
+    for k, table in enumerate(plays):
+        ev = evenings[k % args.processes]
+        ev.add(now + rng.uniform(0, args.save_every),
+               {"kind": "save", "run": save, "table": table, "every": args.save_every})
+        for _phone in range(args.phones):
+            ev.add(now + rng.uniform(0, 1), {"kind": "poll", "run": poll, "game_id": table["game_id"]})
+    evenings[0].add(now, {"kind": "screen", "run": screen, "live": f"/events/{event_id}/live?key={key}",
+                          "page": f"/events/{event_id}/screen?key={key}"})
+    evenings[-1].add(now + 0.5, {"kind": "screen", "run": screen, "live": f"/events/{event_id}/live",
+                                 "page": f"/events/{event_id}"})
+    fork = multiprocessing.get_context("fork")
+    pipes, procs = [], []
+    for ev in evenings:
+        mine, theirs = fork.Pipe(duplex=False)
+        threads = max(1, args.connections // args.processes)
+        proc = fork.Process(target=load_process, args=(theirs, ev, threads))
+        proc.start()
+        pipes.append(mine)
+        procs.append(proc)
+    times: Times = {}
+    errors: list[str] = []
+    cpu = 0.0
+    for pipe in pipes:
+        got, errs, used = pipe.recv()
+        for kind, values in got.items():
+            times.setdefault(kind, []).extend(values)
+        errors += errs
+        cpu += used
+    for proc in procs:
+        proc.join()
+    return times, errors, cpu
+
+
 def main() -> None:  # noqa: C901 - one evening, told in order
     ap = argparse.ArgumentParser()
     ap.add_argument("--tables", type=int, default=100)
-    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="how long (default: until every table has saved its game's last hand)")
     ap.add_argument("--save-every", type=float, default=3.0)
+    ap.add_argument("--phones", type=int, default=4, help="phones polling per table")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--connections", type=int, default=24)
+    ap.add_argument("--processes", type=int, default=4, help="processes the load is spread over")
     args = ap.parse_args()
 
     url, drop = postgres_database()
@@ -289,27 +361,17 @@ def main() -> None:  # noqa: C901 - one evening, told in order
     servers: list[subprocess.Popen[bytes]] = []
     try:
         app, event_id, key, plays = set_up(args.tables)
+        if args.seconds is None:        # the round whole: the last hands come in the last turn
+            args.seconds = max(len(t["hands"]) for t in plays) * args.save_every + 1.0
         bearer = {"Authorization": f"Bearer {bench_token(app)}"}
         port, bare_port = free_port(), free_port()
         servers = [start("app:create_app()", port, env, args.workers),
                    start("bench.bare_app:app", bare_port, env, args.workers)]
         cookies = log_in(Client(port))
-        now = time.monotonic()
-        ev = Evening(port, now + args.seconds, cookies, bearer)
-        rng = random.Random(1)
-        for table in plays:
-            ev.add(now + rng.uniform(0, args.save_every),
-                   {"kind": "save", "run": save, "table": table, "every": args.save_every})
-            for _phone in range(4):
-                ev.add(now + rng.uniform(0, 1), {"kind": "poll", "run": poll, "game_id": table["game_id"]})
-        ev.add(now, {"kind": "screen", "run": screen, "live": f"/events/{event_id}/live?key={key}",
-                     "page": f"/events/{event_id}/screen?key={key}"})
-        ev.add(now + 0.5, {"kind": "screen", "run": screen, "live": f"/events/{event_id}/live",
-                           "page": f"/events/{event_id}"})
         app_pids, pg_pids = children(servers[0].pid), postgres_pids()
         app_cpu, pg_cpu = cpu_seconds(app_pids), cpu_seconds(pg_pids)
         started = time.monotonic()
-        ev.run(args.connections)
+        times, errors, load_cpu = evening_load(args, port, event_id, key, plays, cookies, bearer)
         wall = time.monotonic() - started
         app_cpu, pg_cpu = cpu_seconds(app_pids) - app_cpu, cpu_seconds(pg_pids) - pg_cpu
         bare_p50, bare_cpu = bare_cost(bare_port, servers[1].pid, 2000, 4)
@@ -319,27 +381,32 @@ def main() -> None:  # noqa: C901 - one evening, told in order
             proc.wait(10)
         drop()
 
-    saves, polls = ev.times["save"], ev.times["poll"]
+    saves, polls, finishes = times["save"], times["poll"], times["finish"]
     per100 = 100 / args.tables
-    print(f"evening: {args.tables} tables, {4 * args.tables} phones, {wall:.1f} s, "
+    print(f"evening: {args.tables} tables, {args.phones * args.tables} phones, {wall:.1f} s, "
           f"{args.workers} gunicorn workers x 8 threads, PostgreSQL")
     print(f"saves/s: {len(saves) / wall:.1f} (a hand per table every {args.save_every:g} s)")
-    print(f"polls/s: {len(polls) / wall:.1f} (target {4 * args.tables}/s)")
+    print(f"polls/s: {len(polls) / wall:.1f} (target {args.phones * args.tables}/s)")
     print(f"save p50/p99: {percentile(saves, .5) * 1000:.1f} / {percentile(saves, .99) * 1000:.1f} ms "
           f"(target p99 <= 250 ms)")
+    if finishes:
+        print(f"  of which a game's last hand: {len(finishes)}, p50/p99 {percentile(finishes, .5) * 1000:.1f}"
+              f" / {percentile(finishes, .99) * 1000:.1f} ms")
     print(f"poll p50/p99: {percentile(polls, .5) * 1000:.1f} / {percentile(polls, .99) * 1000:.1f} ms "
           f"(target p99 <= 50 ms)")
-    screens = ev.times["screen"] + ev.times["page"]
+    screens = times["screen"] + times["page"]
     print(f"screen + director: {len(screens)} requests, page p50 "
-          f"{percentile(ev.times['page'], .5) * 1000:.1f} ms")
+          f"{percentile(times['page'], .5) * 1000:.1f} ms")
     print(f"CPU per 100 tables: app {app_cpu / wall * per100:.2f} cores, "
           f"PostgreSQL {pg_cpu / wall * per100:.2f} cores")
+    print(f"CPU of the load itself ({args.processes} processes, on the same cores): "
+          f"{load_cpu / wall:.2f} cores")
     requests = len(saves) + len(polls) + len(screens)
     print(f"CPU per request: {1000 * (app_cpu + pg_cpu) / max(requests, 1):.2f} ms "
           f"(app {1000 * app_cpu / max(requests, 1):.2f} ms)")
     print(f"bare page: p50 {bare_p50 * 1000:.2f} ms, CPU {bare_cpu * 1000:.2f} ms per request")
-    if ev.errors:
-        print(f"errors: {len(ev.errors)} (first: {ev.errors[0]})")
+    if errors:
+        print(f"errors: {len(errors)} (first: {errors[0]})")
     print(f"ratio: {percentile(polls, .5) / bare_p50:.2f}")
 
 
