@@ -11,9 +11,10 @@ are written in the transaction that writes the game's stored results
 latest game rates that game; a change of an older one rates again that game and the later
 games it reaches -- those with one of its players, then with one of theirs, and so on --
 and keeps the steps of the others, which would come out the same (:func:`rerate_change`;
-past :data:`REACHED_GAMES` later games, every step from it on: :func:`recompute_from`). :func:`rebuild_ratings` (the
-``games rebuild`` command) computes every step from the stored results and writes only
-from the first one that differs, so it changes nothing when they agree.
+past :data:`REACHED_GAMES` later games, every step from it on: :func:`recompute_from`).
+:func:`rebuild_ratings` (the ``games rebuild`` command) computes every step from the
+stored results and writes only from the first one that differs, so it changes nothing when
+they agree.
 
 What people read is the conservative number μ - 3σ (openskill's ``ordinal()``), shown as
 ``1000 + 25 × (μ - 3σ)`` (:func:`shown`): a new player reads 1000, a strong one near 2000.

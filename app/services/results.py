@@ -25,6 +25,7 @@ from app.models.result import ALL_TIME, SEAT_COLUMNS, TOTAL_COLUMNS
 from app.rules import RecordError, digest, load
 from app.services import ratings, stats
 from app.services.collation import folded_name
+from app.services.sums import add_to_sums
 
 #: Core tables: multi-row inserts without the ORM's per-row bookkeeping.
 GAME_RESULT = cast(Table, StoredResult.__table__)
@@ -171,16 +172,8 @@ def apply_deltas(session: Session, deltas: Deltas) -> None:
     SET col = col + excluded.col, atomic on both databases)."""
     rows = [{"season_id": k[0], "player_id": k[1], "profile": k[2], **d} for k, d in sorted(deltas.items())
             if any(d.values())]
-    if not rows:
-        return
-    dialect = session.get_bind().dialect.name
-    mod: Any = postgresql if dialect == "postgresql" else sqlite
-    stmt = mod.insert(PlayerTotal)
-    table = PlayerTotal.__table__
-    stmt = stmt.on_conflict_do_update(
-        index_elements=["season_id", "player_id", "profile"],
-        set_={c: table.c[c] + stmt.excluded[c] for c in TOTAL_COLUMNS})
-    session.execute(stmt, rows)
+    add_to_sums(session, cast(Table, PlayerTotal.__table__), ["season_id", "player_id", "profile"],
+                TOTAL_COLUMNS, rows)
 
 
 # --- writing ------------------------------------------------------------------------------------

@@ -18,7 +18,6 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, and_, case, delete, func, insert, select, tuple_
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, aliased
 
 from app.models import HeadToHead, Player, PlayerStat, RatingStep, SeatResult, SeatStat
@@ -26,6 +25,7 @@ from app.models.rating import H2H_COLUMNS
 from app.rules import PROFILES, get_profile
 from app.rules.auction import bid_points
 from app.services import ratings
+from app.services.sums import add_to_sums
 
 SEAT_STAT = cast(Table, SeatStat.__table__)
 Counters = dict[str, int]
@@ -98,14 +98,7 @@ def add_pairs(deltas: dict[PairKey, list[int]], rows: Sequence[dict[str, Any]], 
 def _upsert(session: Session, model: Any, keys: list[str], columns: Sequence[str],
             rows: list[dict[str, Any]]) -> None:
     """INSERT … ON CONFLICT DO UPDATE SET col = col + excluded.col (atomic on both)."""
-    if not rows:
-        return
-    mod: Any = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-    stmt = mod.insert(model)
-    table = model.__table__
-    stmt = stmt.on_conflict_do_update(index_elements=keys,
-                                      set_={c: table.c[c] + stmt.excluded[c] for c in columns})
-    session.execute(stmt, rows)
+    add_to_sums(session, model.__table__, keys, columns, rows)
 
 
 def apply(session: Session, stats: dict[StatKey, int], pairs: dict[PairKey, list[int]]) -> None:
