@@ -15,7 +15,7 @@ on the same machine -- the bare Flask page's p50 and CPU per request (bench/bare
 The last line is ``ratio: R`` (a poll's p50 over the bare page's p50).
 
     python bench/evening.py [--tables 100] [--seconds S] [--save-every 3] [--phones 4]
-                            [--workers 2] [--processes 4]
+                            [--workers N] [--processes 4]
 
 By default it lasts the round: until every table has saved its game's last hand, the
 moment a club night's tables all finish near each other (those saves also write the
@@ -47,6 +47,13 @@ from bench.web import Client, bench_director, bench_token, free_port, log_in  # 
 
 PG_ADMIN = os.environ.get("KINGSHEET_BENCH_PG", "host=127.0.0.1 port=5432 user=postgres dbname=postgres")
 TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def documented_workers() -> int:
+    """deploy/gunicorn.conf.py's processes on this machine (two per core)."""
+    namespace: dict[str, Any] = {}
+    exec((ROOT / "deploy" / "gunicorn.conf.py").read_text(), namespace)  # noqa: S102 - our own file
+    return int(namespace["workers"])
 
 
 def start(spec: str, port: int, env: dict[str, str], workers: int) -> subprocess.Popen[bytes]:
@@ -350,7 +357,8 @@ def main() -> None:  # noqa: C901 - one evening, told in order
                     help="how long (default: until every table has saved its game's last hand)")
     ap.add_argument("--save-every", type=float, default=3.0)
     ap.add_argument("--phones", type=int, default=4, help="phones polling per table")
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=int, default=documented_workers(),
+                    help="gunicorn processes (default: deploy/gunicorn.conf.py's, two per core)")
     ap.add_argument("--connections", type=int, default=24)
     ap.add_argument("--processes", type=int, default=4, help="processes the load is spread over")
     args = ap.parse_args()

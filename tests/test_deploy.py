@@ -1,6 +1,6 @@
 """Issue 23.8: the documented deployment (docs/deploy.md). gunicorn with
 deploy/gunicorn.conf.py boots on a fresh SQLite database and serves the login page; alone,
-16 slow clients (one per thread: 2 processes x 8 threads) hold it, so normal requests
+one slow client per thread (2 processes per core x 8 threads: 32 on 2 cores) holds it, so normal requests
 wait while they trickle and are served once they go; with the documented nginx site in
 front, a normal request is served while they trickle.
 
@@ -22,13 +22,25 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CONF = ROOT / "deploy" / "gunicorn.conf.py"
-#: The documented configuration's threads: 2 processes x 8 threads.
-THREADS = 16
+
+
+def documented_conf() -> Any:
+    """deploy/gunicorn.conf.py, loaded as gunicorn loads it."""
+    spec = importlib.util.spec_from_file_location("gunicorn_conf", CONF)
+    assert spec is not None and spec.loader is not None
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    return conf
+
+
+#: The documented configuration's threads: 2 processes per core x 8 threads.
+THREADS = documented_conf().workers * documented_conf().threads
 #: How long the slow clients trickle while the normal requests wait for an answer.
 TRICKLE = 4.0
 
@@ -163,7 +175,8 @@ def test_gunicorn_boots_and_serves_the_login_page(gunicorn):
 
 
 def test_slow_clients_hold_gunicorn_alone(gunicorn):
-    """docs/deploy.md: without the proxy, 16 slow clients hold the documented gunicorn.
+    """docs/deploy.md: without the proxy, one slow client per thread holds the documented
+    gunicorn.
     They hold at least one process's 8 threads whatever way the kernel shares them out,
     so of a few normal requests those it hands to that process wait until they go."""
     assert get(gunicorn, "/setup", 10)[0] == 200
@@ -234,10 +247,7 @@ def test_the_documented_workers_let_a_waiting_request_in_every_half_millisecond(
     """deploy/gunicorn.conf.py's post_fork: a thread holding the interpreter hands it over
     every 0.5 ms (a version check waits less behind a save in the same process), and
     gunicorn keeps no access log of its own (the proxy's is the record)."""
-    spec = importlib.util.spec_from_file_location("gunicorn_conf", ROOT / "deploy" / "gunicorn.conf.py")
-    assert spec is not None and spec.loader is not None
-    conf = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(conf)
+    conf = documented_conf()
     before = sys.getswitchinterval()
     try:
         conf.post_fork(None, None)
@@ -245,3 +255,4 @@ def test_the_documented_workers_let_a_waiting_request_in_every_half_millisecond(
     finally:
         sys.setswitchinterval(before)
     assert conf.accesslog is None and conf.worker_class == "gthread"
+    assert conf.workers == 2 * (os.cpu_count() or 1) and conf.threads == 8     # two processes per core
