@@ -145,57 +145,35 @@ def finished_games(session: Session, profile: str, at: Position | None = None
         start, strict = (games[-1][1], games[-1][0]), True
 
 
-def _last_states_query() -> Any:
-    """Each listed player's last step of a profile (built once: a select with a subquery
-    costs more to build than to run)."""
+def _states_query(bounded: bool) -> Any:
+    """Each listed player's last step of a profile -- before a position (``at``, ``at_id``)
+    when ``bounded`` -- built once: a select with a subquery costs more to build than to run."""
     rs = RatingStep.__table__.c
-    last = (select(rs.player_id, func.max(rs.games).label("games"))
-            .where(rs.profile == bindparam("profile"), rs.player_id.in_(bindparam("ids", expanding=True)))
+    where = [rs.profile == bindparam("profile"), rs.player_id.in_(bindparam("ids", expanding=True))]
+    if bounded:
+        where.append(tuple_(rs.played_at, rs.game_id) < tuple_(bindparam("at", type_=rs.played_at.type),
+                                                               bindparam("at_id", type_=rs.game_id.type)))
+    last = (select(rs.player_id, func.max(rs.games).label("games")).where(*where)
             .group_by(rs.player_id).subquery())
     return (select(rs.player_id, rs.mu, rs.sigma, rs.games, rs.points, rs.wins, rs.streak, rs.best_streak)
             .join(last, and_(rs.player_id == last.c.player_id, rs.games == last.c.games))
             .where(rs.profile == bindparam("profile")))
 
 
-LAST_STATES = _last_states_query()
+#: (every step, the steps before a position)
+STATES = (_states_query(False), _states_query(True))
 
 
-def _states_before_query() -> Any:
-    """Each listed player's last step of a profile before a position (``at``, ``at_id``)."""
-    rs = RatingStep.__table__.c
-    before = tuple_(rs.played_at, rs.game_id) < tuple_(bindparam("at", type_=rs.played_at.type),
-                                                        bindparam("at_id", type_=rs.game_id.type))
-    last = (select(rs.player_id, func.max(rs.games).label("games"))
-            .where(rs.profile == bindparam("profile"), rs.player_id.in_(bindparam("ids", expanding=True)),
-                   before)
-            .group_by(rs.player_id).subquery())
-    return (select(rs.player_id, rs.mu, rs.sigma, rs.games, rs.points, rs.wins, rs.streak, rs.best_streak)
-            .join(last, and_(rs.player_id == last.c.player_id, rs.games == last.c.games))
-            .where(rs.profile == bindparam("profile")))
-
-
-STATES_BEFORE = _states_before_query()
-
-
-def _states_before(session: Session, profile: str, player_ids: Iterable[int], at: Position
-                   ) -> dict[int, State]:
-    """Each player's state after their last step of the profile before ``at`` (absent: none)."""
+def _last_states(session: Session, profile: str, player_ids: Iterable[int], before: Position | None = None
+                 ) -> dict[int, State]:
+    """Each player's state after their last stored step of the profile, or their last one
+    before ``before`` (absent: none; no players: no statement)."""
     out: dict[int, State] = {}
-    ids = sorted(player_ids)       # none: no statement
+    ids = sorted(player_ids)
+    bound = {} if before is None else {"at": before[0], "at_id": before[1]}
     for k in range(0, len(ids), 500):
         for pid, mu, sigma, games, points, wins, streak, best in session.execute(
-                STATES_BEFORE, {"profile": profile, "ids": ids[k:k + 500], "at": at[0], "at_id": at[1]}):
-            out[pid] = State(mu, sigma, games, points, wins, streak, best)
-    return out
-
-
-def _last_states(session: Session, profile: str, player_ids: Iterable[int]) -> dict[int, State]:
-    """Each player's state after their last stored step of the profile (absent: none)."""
-    out: dict[int, State] = {}
-    ids = list(player_ids)
-    for k in range(0, len(ids), 500):
-        for pid, mu, sigma, games, points, wins, streak, best in session.execute(
-                LAST_STATES, {"profile": profile, "ids": ids[k:k + 500]}):
+                STATES[before is not None], {"profile": profile, "ids": ids[k:k + 500], **bound}):
             out[pid] = State(mu, sigma, games, points, wins, streak, best)
     return out
 
@@ -329,7 +307,7 @@ def rerate_change(session: Session, profile: str, at: Position, game_id: int, ch
     if seed_steps:
         session.execute(delete(rs).where(rs.profile == profile, rs.game_id == game_id))
     reached = {int(pid) for pid, _gid in seed_steps} | set(now_players)
-    states = _states_before(session, profile, reached, at)
+    states = _last_states(session, profile, reached, before=at)
     batch = [row for game in changed for row in advance(states, profile, *game)]
     if batch:
         session.execute(insert(STEP_TABLE), batch)
@@ -382,13 +360,13 @@ def _rate_reached(session: Session, profile: str, at: Position, game_id: int, ch
             gone.append(gid)
         if game is not None:
             unknown = {s.player_id for s in game[2]} - states.keys()
-            states.update(_states_before(session, profile, unknown, at))
+            states.update(_last_states(session, profile, unknown, before=at))
             batch.extend(advance(states, profile, *game))
     if gone:
         session.execute(delete(RatingStep).where(RatingStep.profile == profile, RatingStep.game_id.in_(gone)))
     if batch:
         session.execute(insert(STEP_TABLE), batch)
-    states.update(_states_before(session, profile, reached - states.keys(), at))
+    states.update(_last_states(session, profile, reached - states.keys(), before=at))
     _write_ratings(session, profile, reached, states)
     return len(batch) // 4
 

@@ -95,19 +95,14 @@ def add_pairs(deltas: dict[PairKey, list[int]], rows: Sequence[dict[str, Any]], 
                 acc[i] += sign * v
 
 
-def _upsert(session: Session, model: Any, keys: list[str], columns: Sequence[str],
-            rows: list[dict[str, Any]]) -> None:
-    """INSERT … ON CONFLICT DO UPDATE SET col = col + excluded.col (atomic on both)."""
-    add_to_sums(session, model.__table__, keys, columns, rows)
-
-
 def apply(session: Session, stats: dict[StatKey, int], pairs: dict[PairKey, list[int]]) -> None:
-    _upsert(session, PlayerStat, ["player_id", "profile", "key"], ["value"],
-            [{"player_id": p, "profile": prof, "key": k, "value": v}
-             for (p, prof, k), v in sorted(stats.items()) if v])
-    _upsert(session, HeadToHead, ["player_id", "opponent_id", "profile"], H2H_COLUMNS,
-            [{"player_id": p, "opponent_id": o, "profile": prof, **dict(zip(H2H_COLUMNS, v, strict=True))}
-             for (p, o, prof), v in sorted(pairs.items()) if any(v)])
+    add_to_sums(session, cast(Table, PlayerStat.__table__), ["player_id", "profile", "key"], ["value"],
+                [{"player_id": p, "profile": prof, "key": k, "value": v}
+                 for (p, prof, k), v in sorted(stats.items()) if v])
+    add_to_sums(session, cast(Table, HeadToHead.__table__), ["player_id", "opponent_id", "profile"],
+                H2H_COLUMNS,
+                [{"player_id": p, "opponent_id": o, "profile": prof, **dict(zip(H2H_COLUMNS, v, strict=True))}
+                 for (p, o, prof), v in sorted(pairs.items()) if any(v)])
 
 
 def after_change(session: Session, game_id: int, old: Sequence[dict[str, Any]],

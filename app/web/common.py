@@ -84,6 +84,13 @@ def known_table_stamp(game_id: int) -> int | None:
     return found.get(game_id)
 
 
+def stamp_body(found: Any) -> dict[str, Any]:
+    """What a version check answers when the phone's version is not the game's (also
+    written by app/web/fast_poll.py, before Flask)."""
+    return {"version": found.version, "updated_at": iso_utc(found.updated_at) or None,
+            "table": found.confirmations}
+
+
 def stamp_response(game_id: int) -> Any:
     """The version check of a game (also behind its share link)."""
     # read with the login already (app.web.auth.poll_guard), else now
@@ -91,11 +98,8 @@ def stamp_response(game_id: int) -> Any:
     if found is None:
         abort(404)
     tag = etag_of(found.version, found.confirmations)
-    if request.if_none_match.contains(tag):
-        response = Response(status=304)
-    else:
-        updated = iso_utc(found.updated_at) or None
-        response = jsonify(version=found.version, updated_at=updated, table=found.confirmations)
+    unchanged = request.if_none_match.contains(tag)
+    response = Response(status=304) if unchanged else jsonify(stamp_body(found))
     response.set_etag(tag)
     # always revalidate: never answered from a cache without asking the server
     response.headers["Cache-Control"] = "no-cache, private"

@@ -38,8 +38,7 @@ from app import security
 from app.db import get_db
 from app.services import accounts, queries
 from app.web.auth import renewal_due
-from app.web.common import etag_of
-from app.web.words import iso_utc
+from app.web.common import etag_of, stamp_body
 
 #: Verified session cookies kept per process (one or two per phone polling this process).
 KNOWN_COOKIES = 4096
@@ -55,22 +54,22 @@ class FastPollMismatch(AssertionError):
     """The short answer differs from the app's (FAST_POLL_VERIFY)."""
 
 
+def _stamp_headers(etag: str, csp: str) -> list[tuple[str, str]]:
+    """app/web/common.stamp_response's headers, then security.security_headers' and the
+    session's ``Vary: Cookie``, in the view's order."""
+    return [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache, private"), *security.HEADERS.items(),
+            ("Content-Security-Policy", csp), ("Vary", "Cookie")]
+
+
 def not_modified_headers(etag: str) -> list[tuple[str, str]]:
-    """The headers of the view's 304 (app/web/common.stamp_response, then
-    security.security_headers and the session's ``Vary: Cookie``), in its order."""
-    headers = [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache, private")]
-    headers += list(security.HEADERS.items())
-    headers += [("Content-Security-Policy", security.CSP_PAGE), ("Vary", "Cookie")]
-    return headers
+    """The headers of the view's 304."""
+    return _stamp_headers(etag, security.CSP_PAGE)
 
 
 def changed_headers(etag: str, length: int) -> list[tuple[str, str]]:
-    """The headers of the view's 200 (its JSON), in its order."""
-    headers = [("Content-Type", "application/json"), ("Content-Length", str(length)),
-               ("ETag", f'"{etag}"'), ("Cache-Control", "no-cache, private")]
-    headers += list(security.HEADERS.items())
-    headers += [("Content-Security-Policy", security.CSP_OTHER), ("Vary", "Cookie")]
-    return headers
+    """The headers of the view's 200 (its JSON)."""
+    return [("Content-Type", "application/json"), ("Content-Length", str(length)),
+            *_stamp_headers(etag, security.CSP_OTHER)]
 
 
 Answer = tuple[str, list[tuple[str, str]], bytes]
@@ -124,10 +123,8 @@ class FastPoll:
         wanted = environ.get("HTTP_IF_NONE_MATCH")
         if wanted and parse_etags(wanted).contains(etag):
             return "304 NOT MODIFIED", not_modified_headers(etag), b""
-        # app/web/common.stamp_response's JSON, as the app's provider writes it (sorted
-        # keys, compact, a newline after)
-        body = self.app.json.dumps({"version": stamp.version, "updated_at": iso_utc(stamp.updated_at) or None,
-                                    "table": stamp.confirmations}, separators=(",", ":")).encode() + b"\n"
+        # the view's JSON as the app's provider writes it (sorted keys, compact, a newline)
+        body = self.app.json.dumps(stamp_body(stamp), separators=(",", ":")).encode() + b"\n"
         return "200 OK", changed_headers(etag, len(body)), body
 
     def login(self, environ: Environ) -> tuple[int, int] | None:
