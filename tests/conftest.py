@@ -4,10 +4,13 @@ Every test client (``app.test_client()`` too) is logged in as the director ``dir
 unless made with ``app.test_client(user=None)`` (anonymous) or another user
 (``user="sam", role="scorer"``): see `UserClient`.
 
-Database tests run on SQLite and on PostgreSQL (`database_url` is parametrized). The
-PostgreSQL run creates its own uniquely named database on 127.0.0.1:5432 and drops it at
-the end; when the server is unreachable those tests are skipped with the reason, except
-under CI=true, where they fail.
+Database tests run on SQLite; those marked ``every_database`` (a test, class or module
+whose behaviour can differ between the two: locks, concurrency, SQL, statement counts,
+migrations) run on PostgreSQL too (`pytest_generate_tests`). The PostgreSQL run creates its
+own uniquely named database on 127.0.0.1:5432 and drops it at the end; when the server is
+unreachable those tests are skipped with the reason, except under CI=true, where they fail.
+An app is built once per test module and settings and handed to one test at a time, each
+on its own fresh database (`pooled_app`).
 """
 from __future__ import annotations
 
@@ -154,12 +157,29 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+#: The databases a test marked ``every_database`` runs on; every other test runs on SQLite.
+EVERY_DATABASE = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A database test runs on SQLite, and on PostgreSQL too where its behaviour can differ:
+    a test, class or module marked ``every_database`` (locks, concurrency, SQL that differs,
+    statement counts, migrations). A test that parametrizes ``database_url`` itself keeps
+    its own parameters."""
+    if "database_url" not in metafunc.fixturenames:
+        return
+    if any(m.args and m.args[0] == "database_url" for m in metafunc.definition.iter_markers("parametrize")):
+        return
+    every = metafunc.definition.get_closest_marker("every_database") is not None
+    metafunc.parametrize("database_url", EVERY_DATABASE if every else ["sqlite"], indirect=True)
+
+
+@pytest.fixture
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh, empty database at the migrations' head: on SQLite a copy of
     `sqlite_template` in the test's own tmp_path (running the 14 migrations for every test
     cost most of a test's time); on PostgreSQL the session's database, emptied here."""
-    if request.param == "sqlite":
+    if getattr(request, "param", "sqlite") == "sqlite":
         path = tmp_path / "kingsheet.sqlite"
         shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
         return f"sqlite:///{path}"
@@ -288,23 +308,72 @@ def make_app(database_url: str, **config: Any) -> Any:
     return application
 
 
-@pytest.fixture
-def app(database_url: str) -> Iterator[Any]:
+#: Extensions that hold nothing of the test that used an app, or only what `_refit` renews;
+#: an app that gained another (the export runner's thread, say) is not handed on.
+_REFITTABLE = {"csrf", "babel", "flask-smorest", "kingsheet_api", "kingsheet_db", "kingsheet_pages",
+               "kingsheet_has_users", "pdf_cache"}
+#: Apps waiting for the next test of their module: (module, database kind, settings) -> app,
+#: the configuration it was built with and its outermost WSGI callable.
+_POOL: dict[tuple[str, str, str], tuple[Any, dict[str, Any], Any]] = {}
+
+
+def pooled_app(request: pytest.FixtureRequest, database_url: str, **config: Any) -> Iterator[Any]:
+    """An app per test module and settings, handed to one test at a time, each time on the
+    test's own fresh database (building an app costs a tenth of a second, mostly the routes
+    and the API document: once per test it was a fifth of the suite). Between two tests the
+    app is refitted (`_refit`): its configuration as built, a new engine on the new database,
+    no kept pages, renders or "has users" flag, the short way of the version check on the
+    new engine. tests/test_factory.py checks that a refitted app keeps nothing."""
     from app.db import get_db
 
-    application = make_app(database_url)
+    kind = "sqlite" if database_url.startswith("sqlite") else "postgres"
+    key = (request.module.__name__, kind, repr(sorted(config.items())))
+    entry = _POOL.pop(key, None)
+    if entry is None:
+        application = make_app(database_url, **config)
+        entry = (application, copy.deepcopy(dict(application.config)), application.wsgi_app)
+    else:
+        _refit(entry, database_url)
+    application = entry[0]
     yield application
     get_db(application).dispose()
+    if set(application.extensions) <= _REFITTABLE:
+        _POOL[key] = entry
+
+
+def _refit(entry: tuple[Any, dict[str, Any], Any], database_url: str) -> None:
+    import tempfile
+
+    from app.config import normalize_database_url
+    from app.db import Database
+    from app.web.fast_poll import FastPoll
+
+    application, settings, outermost = entry
+    url = normalize_database_url(database_url)
+    application.config.clear()
+    application.config.update(copy.deepcopy(settings))
+    application.config.update(DATABASE_URL=url,
+                              EXPORTS_DIR=tempfile.mkdtemp(prefix="kingsheet-exports-"),
+                              PDF_CACHE_DIR=tempfile.mkdtemp(prefix="kingsheet-pdf-cache-"))
+    for name in ("kingsheet_pages", "kingsheet_has_users", "pdf_cache"):
+        application.extensions.pop(name, None)
+    db = Database(url)
+    application.extensions["kingsheet_db"] = db
+    application.wsgi_app = outermost          # a test may have taken the short way off
+    if isinstance(outermost, FastPoll):
+        outermost.engine = db.engine.execution_options(isolation_level="AUTOCOMMIT")
+        outermost.cookies.clear()
 
 
 @pytest.fixture
-def csrf_app(database_url: str) -> Iterator[Any]:
+def app(request: pytest.FixtureRequest, database_url: str) -> Iterator[Any]:
+    yield from pooled_app(request, database_url)
+
+
+@pytest.fixture
+def csrf_app(request: pytest.FixtureRequest, database_url: str) -> Iterator[Any]:
     """The app as it runs for real: CSRF checked on every form."""
-    from app.db import get_db
-
-    application = make_app(database_url, WTF_CSRF_ENABLED=True)
-    yield application
-    get_db(application).dispose()
+    yield from pooled_app(request, database_url, WTF_CSRF_ENABLED=True)
 
 
 @pytest.fixture

@@ -6,7 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO, make_app
+
+pytestmark = pytest.mark.every_database
 
 
 def test_folders_beside_app(app):
@@ -102,3 +106,37 @@ def test_make_app_twice_is_idempotent(database_url):
     finally:
         get_db(first).dispose()
         get_db(second).dispose()
+
+
+def test_a_pooled_app_keeps_nothing_of_the_test_before(request, tmp_path, sqlite_template):
+    """The `app` fixture hands one app per module to test after test (tests/conftest.py
+    `pooled_app`): the next test finds its own empty database, the configuration as built,
+    no kept page, no "has users" flag, and the short way of the version check on its own
+    database."""
+    from tests.conftest import ensure_user, pooled_app
+
+    urls = []
+    for name in ("first.sqlite", "second.sqlite"):
+        shutil.copyfile(sqlite_template, tmp_path / name)
+        urls.append(f"sqlite:///{tmp_path / name}")
+    first = pooled_app(request, urls[0])
+    app = next(first)
+    ensure_user(app)
+    client = app.test_client()
+    assert client.get("/").status_code == 200
+    assert app.extensions.get("kingsheet_has_users") is True
+    app.config["PAGE_CACHE_KB"] = 0
+    app.wsgi_app = app.wsgi_app.inner          # a test took the short way off
+    next(first, None)
+
+    second = pooled_app(request, urls[1])
+    again = next(second)
+    assert again is app
+    assert "kingsheet_has_users" not in again.extensions and "kingsheet_pages" not in again.extensions
+    assert again.config["PAGE_CACHE_KB"] != 0
+    assert again.config["DATABASE_URL"] == urls[1]
+    assert again.wsgi_app.engine.url.database == str(tmp_path / "second.sqlite")
+    anonymous = again.test_client(user=None)
+    r = anonymous.get("/")                  # no user yet: the first director is asked for
+    assert r.status_code == 302 and "/login" not in r.headers["Location"], r.headers.get("Location")
+    next(second, None)

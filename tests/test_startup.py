@@ -23,6 +23,8 @@ import pytest
 
 from tests.conftest import PG_DSN, REPO
 
+pytestmark = pytest.mark.every_database
+
 GUNICORN = Path(sys.executable).with_name("gunicorn")
 STARTS = {"sqlite": 4, "postgres": 2}
 

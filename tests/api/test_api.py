@@ -11,6 +11,8 @@ from sqlalchemy import func, select
 from app.models import AuditEntry, Game
 from tests.conftest import ensure_user, load_record
 
+pytestmark = pytest.mark.every_database
+
 RIFKI = load_record("rifki_complete.json")
 
 

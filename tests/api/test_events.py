@@ -6,10 +6,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from app.db import get_session
 from app.models import Game, StoredResult
 from tests.api.test_api import bearer, token_for
 from tests.events_play import PIN, whole_record
+
+pytestmark = pytest.mark.every_database
 
 NAMES = [f"Api {i:02d}" for i in range(1, 19)]
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 
 from app.models import AuditEntry
 from tests.api.test_api import RIFKI, bearer, new_rifki, token_for
 from tests.conftest import make_app
+
+pytestmark = pytest.mark.every_database
 
 
 def dispose(*apps: Any) -> None:

@@ -8,6 +8,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select, update
 
 from app.models import Game, SeatResult, StoredResult
@@ -15,6 +16,8 @@ from app.rules import digest, score_record
 from app.services.games import import_game, start_game
 from app.services.results import rebuild_results
 from tests.conftest import load_record
+
+pytestmark = pytest.mark.every_database
 
 RIFKI_DEFAULTS = {"choice_limit": "3+2", "must_overtake": "no", "trump_lead_ban": "off",
                   "hearts_lead_ban": "kupa-rifki", "rifki_void": "kh"}

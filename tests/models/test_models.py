@@ -1,10 +1,13 @@
 """Models: naming convention, enums as strings, the version column, migrations at head."""
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import inspect, text
 
 from app.db import Base, get_db
 from app.models import AuditAction, Game, GameStatus
+
+pytestmark = pytest.mark.every_database
 
 
 def test_naming_convention_on_metadata():

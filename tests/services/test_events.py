@@ -15,6 +15,8 @@ from app.services import events
 from app.services.errors import BadInput
 from tests.events_play import PIN, confirm_all, play
 
+pytestmark = pytest.mark.every_database
+
 NAMES = [f"Jugador {i:02d}" for i in range(1, 19)]
 
 

@@ -13,6 +13,8 @@ from app.services.errors import ConflictError
 from app.services.games import import_game, start_game
 from tests.conftest import PLAYERS, base_record, load_record
 
+pytestmark = pytest.mark.every_database
+
 NO_TRICKS = {"contract": "no-tricks", "counts": {"tricks": [1, 5, 3, 4]}}
 
 

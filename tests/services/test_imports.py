@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from sqlalchemy import func, select
 
 from app.models import AuditEntry, Game, Player, Seat, SeatResult, StoredResult
 from app.services.imports import import_paths
 from tests.conftest import base_record, load_record
 from tests.services.test_results import assert_stored_equal_replay
+
+pytestmark = pytest.mark.every_database
 
 
 def write(path, data):

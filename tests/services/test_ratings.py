@@ -24,6 +24,8 @@ from app.services.referee import apply_ruling
 from app.services.results import rebuild_results
 from tests.conftest import load_record
 
+pytestmark = pytest.mark.every_database
+
 PROFILES = ["ru32", "fiestas", "subastas", "rifki"]
 
 

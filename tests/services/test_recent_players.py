@@ -7,12 +7,15 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import func, select, update
 
 from app.models import SeatResult
 from app.services import queries
 from app.services.games import import_game
 from tests.conftest import base_record
+
+pytestmark = pytest.mark.every_database
 
 
 def grouped(session, limit):

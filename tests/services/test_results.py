@@ -19,6 +19,8 @@ from app.services.seasons import save_season
 from tests.conftest import PLAYERS, load_record
 from tests.web.test_referee import REVOKE, finish_without_deal
 
+pytestmark = pytest.mark.every_database
+
 PROFILES = ["ru32", "fiestas", "subastas", "rifki"]
 
 

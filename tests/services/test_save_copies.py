@@ -6,10 +6,14 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
+
 from app.models import Game
 from app.rules.simulate import random_game
 from app.services import api_views, hands
 from app.services.games import import_game
+
+pytestmark = pytest.mark.every_database
 
 
 def test_saving_and_checking_hands_never_change_the_record_held_before(session):

@@ -18,6 +18,8 @@ from app.services.results import rebuild_results
 from app.services.stats import csv_rows, player_profiles, recompute_sums
 from tests.conftest import RECORDS, load_record
 
+pytestmark = pytest.mark.every_database
+
 #: Ana (seat 0) in tests/data/records/subastas_complete.json, read off the record by hand:
 #: 1 no-tricks 3 tricks at -20; 2 no-hearts 5 hearts at -20; 3 no-queens QS at -50; 4 no-men
 #: one king (KD, trick 10) at -30; 5 no-kh (Beto took it); 6 no-last-two one of the two at

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import pytest
 from sqlalchemy import Table, select
 
 from app.models import Player, PlayerStat
 from app.services.sums import add_to_sums
 from tests.web.helpers import sql_statements
+
+pytestmark = pytest.mark.every_database
 
 TABLE = cast(Table, PlayerStat.__table__)
 KEYS = ["player_id", "profile", "key"]

@@ -14,6 +14,8 @@ from sqlalchemy import select
 
 from tests.conftest import ensure_user
 
+pytestmark = pytest.mark.every_database
+
 N = 4
 
 

@@ -6,8 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.web.helpers import sql_statements
 from tests.web.test_events import NAMES, create
+
+pytestmark = pytest.mark.every_database
 
 
 def _statements(app: Any, client: Any, n_players: int) -> tuple[int, int]:

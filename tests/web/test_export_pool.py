@@ -11,6 +11,8 @@ from pypdf import PdfReader
 
 from tests.conftest import load_record, make_app
 
+pytestmark = pytest.mark.every_database
+
 POST = {"date_from": "2000-01-01", "date_to": "2999-12-31", "player": "0", "orientation": "auto"}
 
 

@@ -13,6 +13,8 @@ from tests.conftest import TEST_PASSWORD, make_app
 from tests.web.helpers import signal_log, sql_statements
 from tests.web.test_access import _copy, _csrf, _log_in, set_role
 
+pytestmark = pytest.mark.every_database
+
 UNCHANGED = {"If-None-Match": '"v1"'}
 
 

@@ -15,6 +15,8 @@ from app.services.games import import_game, start_game
 from app.services.imports import check_one, write_chunk
 from tests.conftest import PLAYERS, base_record, load_record
 
+pytestmark = pytest.mark.every_database
+
 COMPLETE = [load_record(f"{n}_complete.json") for n in ("ru32", "fiestas", "subastas", "rifki")]
 
 

@@ -9,6 +9,8 @@ from sqlalchemy import event
 from app.db import get_db
 from tests.web.helpers import counts_form
 
+pytestmark = pytest.mark.every_database
+
 RU32_FIRST = {"tricks": [2, 3, 1, 2]}   # ru32 hand 1 (no tricks): 8 tricks
 
 

@@ -2,8 +2,12 @@
 problem, and nothing is saved."""
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import base_record
 from tests.web.helpers import counts_form, csrf_from, record_of, version_of
+
+pytestmark = pytest.mark.every_database
 
 
 def test_a_complete_entry_shows_its_points_and_saves_nothing(client, make_game):

@@ -13,6 +13,8 @@ from sqlalchemy import select
 from tests.conftest import base_record
 from tests.web.helpers import upload
 
+pytestmark = pytest.mark.every_database
+
 #: A zero-width space, a right-to-left override, an isolate, a zero-width joiner, a byte
 #: order mark, the line separator and a Hangul filler (a letter that shows nothing).
 INVISIBLE = ["\u200b", "\u202e", "\u2066", "\u200d", "\ufeff", "\u2028", "\u3164"]

@@ -16,6 +16,8 @@ import pytest
 from app.services import idempotency
 from tests.web.helpers import record_of, version_of
 
+pytestmark = pytest.mark.every_database
+
 KEY = "7f3a0c52-5d1e-4b8e-9c1a-2f6d8e4b1a90"
 
 

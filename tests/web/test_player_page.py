@@ -6,10 +6,13 @@ import csv
 import io
 import re
 
+import pytest
 from sqlalchemy import select
 
 from app.models import Player
 from tests.conftest import load_record
+
+pytestmark = pytest.mark.every_database
 
 
 def seated(name, players):

@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from app.rules import score_record
 from tests.conftest import load_record
+
+pytestmark = pytest.mark.every_database
 
 
 def test_roster_counts_games_and_wins_and_links(client, make_game):

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.conftest import TEST_PASSWORD, ensure_user
 from tests.web.helpers import sql_statements
 from tests.web.test_access import _copy, _csrf, _log_in, set_role
+
+pytestmark = pytest.mark.every_database
 
 UNCHANGED = {"If-None-Match": '"v1"'}
 

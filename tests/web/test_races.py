@@ -13,6 +13,8 @@ from app.services.collation import folded_name
 from tests.conftest import base_record
 from tests.web.helpers import counts_form, record_of, version_of
 
+pytestmark = pytest.mark.every_database
+
 HANDS = [{"counts": {"tricks": [2, 2, 2, 2]}}, {"counts": {"kings": [1, 1, 1, 1]}}]
 
 

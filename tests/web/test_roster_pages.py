@@ -6,11 +6,14 @@ import random
 import re
 from datetime import UTC, datetime
 
+import pytest
 from sqlalchemy import insert
 
 from app.models import Player
 from app.services import standings
 from app.services.collation import by_name, folded_name
+
+pytestmark = pytest.mark.every_database
 
 ROSTER = 5000
 SMALL = 100_000   # bytes: a page a phone loads without thinking about it

@@ -15,6 +15,8 @@ from app.services.seasons import save_season
 from tests.conftest import base_record, load_record
 from tests.services.test_results import tie_on_top
 
+pytestmark = pytest.mark.every_database
+
 FIESTAS = load_record("fiestas_complete.json")    # Ana +20, Beto −80, Carla +90, Dani −30
 RU32 = load_record("ru32_complete.json")          # Ana −22, Beto +42, Carla −14, Dani −6
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.conftest import load_record
 from tests.web.helpers import sql_statements as statements
+
+pytestmark = pytest.mark.every_database
 
 
 def sheet(client: Any, gid: int) -> str:

@@ -6,8 +6,12 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
+
 from tests.conftest import TEST_PASSWORD, ensure_user, make_app
 from tests.web.test_accounts import by_pin, complete_game, tc
+
+pytestmark = pytest.mark.every_database
 
 
 def login(client: Any, password: str, user: str = "eva", **environ: str) -> int:
