@@ -19,7 +19,8 @@ REPORT_FORMAT = "kingsheet-score/1"
 TOP_KEYS = ("format", "profile", "options", "players", "hands")
 HAND_KEYS = ("contract", "trump", "leader", "auction", "counts", "captures", "tricks", "deal",
              "ruling")
-RULING_KEYS = ("kind", "seat", "points", "reason", "by", "at")
+RULING_KEYS = ("kind", "seat", "points", "weights", "reason", "by", "at")
+OUTCOME_KEYS = ("share", "points", "label")
 RULING_KINDS = ("as-played", "replay", "charge-offender", "adjusted")
 
 

@@ -19,6 +19,16 @@ from app.rules.record import CANON, CARD_CODES
 
 
 @dataclass(frozen=True, slots=True)
+class Outcome:
+    """One outcome of a weighted ruling (RULES.md §3): its share in percent, the four points
+    it gives and, optionally, a label (``with QS``)."""
+
+    share: int
+    points: tuple[int, ...]
+    label: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Ruling:
     kind: str = "as-played"
     seat: int | None = None
@@ -26,6 +36,8 @@ class Ruling:
     reason: str | None = None
     by: str | None = None
     at: str | None = None
+    #: the outcomes of a weighted adjusted ruling (``points`` are their weighted points)
+    weights: tuple[Outcome, ...] | None = None
 
 
 #: The default ruling, shared (a value: nothing changes it).
@@ -280,12 +292,29 @@ def canonical_hand(raw: dict[str, Any], h: HandResult) -> dict[str, Any]:
         elif key == "auction":
             out[key] = list(h.auction)
         elif key == "ruling":
-            out[key] = ruling = dict(value)
-            for text_key in ("reason", "by"):   # in normal form C, as read
-                if text_key in ruling:
-                    ruling[text_key] = getattr(h.ruling, text_key)
+            out[key] = _ruling_json(value, h.ruling)
         else:
             out[key] = value
+    return out
+
+
+def _ruling_json(raw: dict[str, Any], ruling: Ruling) -> dict[str, Any]:
+    """A hand's ruling, canonical: the keys as given, the texts as read (normal form C)."""
+    out = dict(raw)
+    for text_key in ("reason", "by"):
+        if text_key in out:
+            out[text_key] = getattr(ruling, text_key)
+    if ruling.weights is not None and "weights" in out:
+        out["weights"] = [_outcome_json(raw_o, o)
+                          for raw_o, o in zip(out["weights"], ruling.weights, strict=True)]
+    return out
+
+
+def _outcome_json(raw: dict[str, Any], outcome: Outcome) -> dict[str, Any]:
+    """One outcome of a weighted ruling, canonical: the keys as given, the label as read."""
+    out = dict(raw)
+    if "label" in out:
+        out["label"] = outcome.label
     return out
 
 

@@ -1,0 +1,361 @@
+"""The search behind the analysis of a disputed play (ANALYSIS.md §2): the rest of a hand
+played out by every line the referee allows, valued for one seat.
+
+A :class:`Table` holds what one hand's search needs (the deal, the rules in force, what each
+card and trick is worth to the seat); a :class:`Search` plays the hand out from a position
+with alpha-beta: the seat maximises, the three others minimise (the paranoid value,
+``guaranteed``), or all four maximise (``possible``). Values are *what is still to come*
+for the seat: the score of a line is the score so far plus the value. Legality is the
+engine's own (:func:`app.rules.checks.judge_play`, asked only where the
+:class:`~app.rules.play.Referee`'s masks say a rule may concern the play, as
+:func:`app.rules.play.play_out` asks it); tricks are won by :func:`app.rules.play.trick_winner`.
+
+What makes it fast enough: bit sets for hands, a transposition table at each trick's start
+(keyed by the cards played, the leader and the one piece of the past that still moves a
+score: the owner's paid tricks under subastas' per-trick settlement), bounds from what is
+left to win, and equivalent cards searched once (two cards of one suit in one hand, worth
+the same, with no card still in play by another seat or on the table between them, lead to
+the same values). A ``horizon`` stops the search at the start of a trick and values the
+rest by its bound (the least the seat can score for ``guaranteed``, the most for
+``possible``), which keeps the answer a sound bound.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from app.rules.cards import ABOVE, BELOW, BIT, KH, SUIT_MASK, SUIT_OF
+from app.rules.checks import PlayRules, judge_play
+from app.rules.play import Referee, trick_winner
+
+INF = 1 << 40
+#: Nodes between two looks at the clock, less one (a power of two, less one).
+CLOCK_MASK = 4095
+
+
+class OutOfTime(Exception):
+    """The search's deadline passed (its partial work is dropped)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The constants of one hand's search, for the seat ``seat``."""
+
+    deal: tuple[int, ...]           # each seat's dealt cards (bit sets)
+    deck: int                       # every card of the deck (bit set)
+    rules: PlayRules
+    referee: Referee
+    trump: int                      # -1: none
+    n_tricks: int
+    seat: int
+    card_values: tuple[int, ...]    # per card: what capturing it is worth (all elements)
+    same_class: tuple[int, ...]     # per card: the cards worth the same (the K♥: none)
+    trick_value: int                # per trick won
+    last_value: int                 # per one of the last two tricks won
+    ends_early: bool
+    scoring_mask: int
+    owner: int = -1                 # subastas' per-trick settlement: owner and buyer
+    buyer: int = -1
+    per_trick: int = 0              # what each of the owner's tricks moves, up to ``most``
+    most: int = 0
+
+    def trick_gain(self, k: int, winner: int, cards: int, paid: int) -> int:
+        """What trick ``k`` (0-based) holding ``cards``, won by ``winner``, is worth to the
+        seat, the owner having ``paid`` tricks settled before it."""
+        gain = 0
+        if winner == self.seat:
+            gain = self.trick_value + (self.last_value if k >= self.n_tricks - 2 else 0)
+            while cards:
+                low = cards & -cards
+                gain += self.card_values[low.bit_length() - 1]
+                cards ^= low
+        if winner == self.owner and self.per_trick and self.per_trick * paid < self.most:
+            step = min(self.most, self.per_trick * (paid + 1)) - self.per_trick * paid
+            gain += step if self.seat == self.owner else -step if self.seat == self.buyer else 0
+        return gain
+
+    def paid_after(self, winner: int, paid: int) -> int:
+        """The owner's settled tricks after a trick won by ``winner`` (capped where the
+        payment stops growing, so that equal futures share one key)."""
+        if winner == self.owner and self.per_trick and self.per_trick * paid < self.most:
+            return paid + 1
+        return paid
+
+    def rest_bounds(self, k: int, cards: int, paid: int) -> tuple[int, int]:
+        """The least and the most the seat can still score from trick ``k`` on, ``cards``
+        being every card not yet in a completed trick."""
+        lo, hi = self.trick_bounds[k]
+        for value, mask in self.value_masks:
+            n = (cards & mask).bit_count()
+            if value < 0:
+                lo += value * n
+            else:
+                hi += value * n
+        if self.per_trick and self.seat in (self.owner, self.buyer):
+            left = max(0, self.most - self.per_trick * paid)
+            room = min(left, self.per_trick * (self.n_tricks - k))
+            lo, hi = (lo, hi + room) if self.seat == self.owner else (lo - room, hi)
+        return lo, hi
+
+    @property
+    def trick_bounds(self) -> tuple[tuple[int, int], ...]:
+        """Per trick index k: the least and the most the tricks from k on are worth."""
+        return _trick_bounds(self.n_tricks, self.trick_value, self.last_value)
+
+    @property
+    def value_masks(self) -> tuple[tuple[int, int], ...]:
+        """The cards of each non-zero worth: (worth, bit set)."""
+        return _value_masks(self.card_values)
+
+
+_TRICK_BOUNDS: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = {}
+_VALUE_MASKS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+
+
+def _trick_bounds(n: int, trick_value: int, last_value: int) -> tuple[tuple[int, int], ...]:
+    key = (n, trick_value, last_value)
+    found = _TRICK_BOUNDS.get(key)
+    if found is None:
+        rows = []
+        for k in range(n + 1):
+            worths = [trick_value + (last_value if j >= n - 2 else 0) for j in range(k, n)]
+            rows.append((sum(min(v, 0) for v in worths), sum(max(v, 0) for v in worths)))
+        found = _TRICK_BOUNDS[key] = tuple(rows)
+    return found
+
+
+def _value_masks(card_values: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    found = _VALUE_MASKS.get(card_values)
+    if found is None:
+        masks: dict[int, int] = {}
+        for c, v in enumerate(card_values):
+            if v:
+                masks[v] = masks.get(v, 0) | BIT[c]
+        found = _VALUE_MASKS[card_values] = tuple(sorted(masks.items()))
+    return found
+
+
+@dataclass(slots=True)
+class State:
+    """Where a hand stands: the cards still held, those of completed tricks, the trick
+    being played, its index and leader, the owner's settled tricks."""
+
+    hands: list[int]
+    played: int
+    trick: list[int]
+    k: int
+    leader: int
+    paid: int
+
+
+class Search:
+    """One search mode over one hand: ``possible`` (all maximise) or the paranoid value."""
+
+    def __init__(self, table: Table, possible: bool, horizon: int, deadline: float) -> None:
+        self.table = table
+        self.possible = possible
+        self.horizon = horizon
+        self.deadline = deadline
+        #: trick start (cards played | leader << 52 | paid << 54) -> (lo, hi, best card)
+        self.tt: dict[int, tuple[int, int, int]] = {}
+        self.nodes = 0
+        #: a horizon stopped some line (the values are bounds, not exact)
+        self.cut = False
+        self._best = -1
+
+    # --- the tree -----------------------------------------------------------------------
+    def value_after(self, state: State, card: int, lo: int, hi: int, guess: int) -> int:
+        """The value (exact within the horizon) of the seat to play playing ``card``, known
+        to lie in [lo, hi]: MTD(f), null-window probes from ``guess`` that narrow the
+        bounds until they meet (the transposition table keeps what each probe learnt).
+        ``state`` is left as it was, also when the deadline stops the search."""
+        value = max(lo, min(hi, guess))
+        while lo < hi:
+            beta = value + 1 if value == lo else value
+            work = State(list(state.hands), state.played, list(state.trick), state.k,
+                         state.leader, state.paid)
+            value = self._child(work, card, beta - 1, beta)
+            if value < beta:
+                hi = value
+            else:
+                lo = value
+        return lo
+
+    def trick_start(self, state: State, alpha: int, beta: int) -> int:
+        """The value at the start of a trick: the transposition table, the bounds, then the
+        leader's choices."""
+        table = self.table
+        played = state.played
+        if state.k >= table.n_tricks or (
+                table.ends_early and played & table.scoring_mask == table.scoring_mask):
+            return 0
+        key = played | state.leader << 52 | state.paid << 54
+        entry = self.tt.get(key)
+        if entry is None:
+            lo, hi = table.rest_bounds(state.k, table.deck & ~played, state.paid)
+            if state.k >= self.horizon:
+                self.cut = True
+                return hi if self.possible else lo
+            first = -1
+        else:
+            lo, hi, first = entry
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        a, b = max(alpha, lo), min(beta, hi)
+        value = self._turn(state, a, b, first)
+        if value <= a:
+            self.tt[key] = (lo, value, self._best)
+        elif value >= b:
+            self.tt[key] = (value, hi, self._best)
+        else:
+            self.tt[key] = (value, value, self._best)
+        return value
+
+    def _turn(self, state: State, alpha: int, beta: int, first: int = -1) -> int:
+        """The seat to play chooses among its (representative) legal cards."""
+        pos = len(state.trick)
+        seat = (state.leader + pos) & 3
+        maximise = self.possible or seat == self.table.seat
+        cards = self.order(state, seat, pos, maximise, first)
+        best = -INF if maximise else INF
+        best_card = cards[0]
+        child = self._child
+        for card in cards:
+            v = child(state, card, alpha, beta)
+            if maximise:
+                if v > best:
+                    best, best_card = v, card
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best, best_card = v, card
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        self._best = best_card
+        return best
+
+    def _child(self, state: State, card: int, alpha: int, beta: int) -> int:
+        """Plays ``card`` for the seat to play, values what follows, takes it back."""
+        self.nodes += 1
+        if not self.nodes & CLOCK_MASK and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        trick = state.trick
+        seat = (state.leader + len(trick)) & 3
+        bit = BIT[card]
+        state.hands[seat] ^= bit
+        trick.append(card)
+        value = (self._trick_end(state, alpha, beta) if len(trick) == 4
+                 else self._turn(state, alpha, beta))
+        trick.pop()
+        state.hands[seat] |= bit
+        return value
+
+    def _trick_end(self, state: State, alpha: int, beta: int) -> int:
+        """A complete trick: its gain, then the next trick from its winner."""
+        table, trick = self.table, state.trick
+        winner = (state.leader + trick_winner(trick, table.trump)) & 3
+        mask = BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]] | BIT[trick[3]]
+        gain = table.trick_gain(state.k, winner, mask, state.paid)
+        saved = (state.played, state.leader, state.paid)
+        state.played |= mask
+        state.k += 1
+        state.leader = winner
+        state.paid = table.paid_after(winner, state.paid)
+        state.trick = []
+        value = gain + self.trick_start(state, alpha - gain, beta - gain)
+        state.played, state.leader, state.paid = saved
+        state.k -= 1
+        state.trick = trick
+        return value
+
+    # --- the moves ----------------------------------------------------------------------
+    def order(self, state: State, seat: int, pos: int, maximise: bool, first: int) -> list[int]:
+        """The seat's legal cards, one per class of equivalent cards, best guesses first."""
+        table = self.table
+        cards = representatives(table, state, legal_mask(table, state, seat), seat)
+        if len(cards) < 2:
+            return cards
+        if pos == 3:
+            return self._by_gain(state, cards, maximise)
+        if first in cards:
+            cards.remove(first)
+            cards.insert(0, first)
+        return cards
+
+    def _by_gain(self, state: State, cards: list[int], maximise: bool) -> list[int]:
+        """The last card of a trick: the choices ordered by what the trick gives the seat."""
+        table, trick = self.table, state.trick
+        base = BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]]
+        scored = []
+        for c in cards:
+            winner = (state.leader + trick_winner([*trick, c], table.trump)) & 3
+            gain = table.trick_gain(state.k, winner, base | BIT[c], state.paid)
+            scored.append((-gain if maximise else gain, c))
+        scored.sort()
+        return [c for _, c in scored]
+
+
+def legal_mask(table: Table, state: State, seat: int) -> int:
+    """The cards ``seat`` may play now (RULES.md §1, §3, §4): the engine's judge, asked only
+    where the referee's masks say some rule may concern the play."""
+    held = state.hands[seat]
+    trick = state.trick
+    referee = table.referee
+    if not trick:
+        need = held & referee.lead_mask
+        candidates = held
+    else:
+        led = SUIT_OF[trick[0]]
+        same = held & SUIT_MASK[led]
+        if same:
+            candidates, need = same, held & referee.follow_by_suit[led]
+        else:
+            candidates, need = held, held & referee.void_by_suit[led]
+    if not need:
+        return candidates
+    legal = 0
+    trick_no, broken = state.k + 1, state.played
+    rules, trump = table.rules, table.trump
+    rest = candidates
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        if judge_play(rules, trump, trick_no, trick, low.bit_length() - 1, held, broken) is None:
+            legal |= low
+    return legal
+
+
+def representatives(table: Table, state: State, legal: int, seat: int) -> list[int]:
+    """One card of each class of equivalent legal cards (the highest): same suit, same
+    worth, and no card between them still held by another seat or on the table."""
+    if not legal & (legal - 1):
+        return [legal.bit_length() - 1]
+    hands = state.hands
+    live = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
+    for c in state.trick:
+        live |= BIT[c]
+    out = []
+    same_class, below_of, above_of = table.same_class, BELOW, ABOVE
+    while legal:
+        card = legal.bit_length() - 1
+        out.append(card)
+        below = below_of[card]
+        legal &= below | ~SUIT_MASK[SUIT_OF[card]]
+        blockers = live & below
+        if blockers:
+            below &= above_of[blockers.bit_length() - 1]
+        legal &= ~(below & same_class[card])
+    return out
+
+
+def card_classes(card_values: tuple[int, ...]) -> tuple[int, ...]:
+    """Per card, the cards worth the same as it (the K♥, which some rules name, has none)."""
+    by_value: dict[int, int] = {}
+    for c, v in enumerate(card_values):
+        if c != KH:
+            by_value[v] = by_value.get(v, 0) | BIT[c]
+    return tuple(0 if c == KH else by_value[v] for c, v in enumerate(card_values))

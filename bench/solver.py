@@ -1,0 +1,106 @@
+"""Benchmark: the analysis of a disputed play (app/rules/analysis.py) on its hardest sizes.
+
+Two positions, each answered exactly (ANALYSIS.md §2 requires it within 10 s on the 2-core
+machine): the hardest ru32 position at trick 0 (the seat leading the hand, 8 cards each) and
+the hardest 13-card position with 7 tricks left, each the slowest of a scan of random games.
+The baseline, measured in the same run, is the engine's plain replay of the same record
+(``load``: every hand read, checked, refereed and scored). Prints per position the time,
+the nodes searched, nodes/s, whether every value is exact, the baseline and, last,
+``ratio: R`` (analysis over replay) of the hardest.
+
+    python bench/solver.py [--games 2] [--budget 30]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.rules import load  # noqa: E402
+from app.rules import solver as solver_module  # noqa: E402
+from app.rules.analysis import analyse  # noqa: E402
+from app.rules.simulate import random_game  # noqa: E402
+
+_SEARCHES: list[Any] = []
+_INIT = solver_module.Search.__init__
+
+
+def _counting_init(self: Any, *args: Any, **kwargs: Any) -> None:
+    _INIT(self, *args, **kwargs)
+    _SEARCHES.append(self)
+
+
+solver_module.Search.__init__ = _counting_init  # type: ignore[method-assign]
+
+
+def measure(record: dict[str, Any], hand: int, trick: int, seat: int, budget: float
+            ) -> tuple[float, int, bool]:
+    """Seconds, nodes searched and whether every value came out exact."""
+    _SEARCHES.clear()
+    start = time.perf_counter()
+    answer = analyse(record, hand, trick, seat, budget_s=budget)
+    elapsed = time.perf_counter() - start
+    exact = all(a["exact"] for a in answer["alternatives"])
+    return elapsed, sum(s.nodes for s in _SEARCHES), exact
+
+
+def baseline(record: dict[str, Any], repeat: int = 20) -> float:
+    """The engine's replay of the record (best of ``repeat``)."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        load(record)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def hardest(profile: str, trick_from_end: int | None, games: int, seed: int, budget: float
+            ) -> tuple[float, int, bool, dict[str, Any], int, int, int]:
+    """The slowest position of a scan: every played hand of ``games`` random games, at trick 0
+    (``trick_from_end`` None) or that many tricks from the end, seen by the hand's leader."""
+    rng = random.Random(seed)
+    worst: tuple[float, int, bool, dict[str, Any], int, int, int] | None = None
+    for _ in range(games):
+        record = random_game(profile, rng)
+        result = load(record)
+        for i, h in enumerate(result.hands):
+            n = result.profile.n_tricks
+            t = 0 if trick_from_end is None else n - trick_from_end
+            if not h.trick_cards or t >= len(h.trick_cards):
+                continue
+            seat = h.trick_leaders[t]
+            elapsed, nodes, exact = measure(record, i, t, seat, budget)
+            if worst is None or elapsed > worst[0]:
+                worst = (elapsed, nodes, exact, record, i, t, seat)
+    assert worst is not None
+    return worst
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=2, help="random games scanned per size")
+    ap.add_argument("--budget", type=float, default=30.0,
+                    help="the analysis budget (s); above 10 to see the real time")
+    args = ap.parse_args()
+    ratio = 0.0
+    for label, profile, from_end, seed in (("ru32, trick 0", "ru32", None, 5),
+                                           ("52 cards, 7 tricks left", "rifki", 7, 21)):
+        elapsed, nodes, exact, record, i, t, seat = hardest(profile, from_end, args.games, seed,
+                                                            args.budget)
+        base = baseline(record)
+        ratio = max(ratio, elapsed / base)
+        print(f"{label}: hand {i} ({record['hands'][i]['contract']}), trick {t}, seat {seat}: "
+              f"{elapsed:.2f} s, {nodes} nodes, {nodes / elapsed:,.0f} nodes/s, "
+              f"exact {exact}; replay of the record {base * 1000:.2f} ms, "
+              f"ratio {elapsed / base:,.0f}")
+    print(f"ratio: {ratio:.0f}")
+
+
+if __name__ == "__main__":
+    main()
