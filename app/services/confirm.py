@@ -86,11 +86,16 @@ def clean_pin(pin: str | None, field: str) -> str | None:
 PIN_HASH = "scrypt:2048:8:1"
 
 
+def hash_pin(pin: str) -> str:
+    """A seat's or an event entrant's PIN as stored (PIN_HASH)."""
+    return hash_secret(pin, PIN_HASH)
+
+
 def hash_pins(pins: list[str | None]) -> list[str | None]:
     """Each seat's PIN hashed (None: no PIN). Done before a transaction writes anything:
     on SQLite a write holds the database's one write lock, and four hashes under it made a
     second game started at the same moment wait (bench/web.py: p95 689 ms)."""
-    return [hash_secret(pin, PIN_HASH) if pin else None for pin in pins]
+    return [hash_pin(pin) if pin else None for pin in pins]
 
 
 def set_pins(session: Session, game_id: int, pins: list[str | None], *, hashed: bool = False) -> None:

@@ -37,8 +37,7 @@ from app.models import (
 from app.rules import RecordError, get_profile
 from app.rules import seating as draws
 from app.rules.limits import check_name, has_visible_text, invisible_character
-from app.services.accounts import hash_secret
-from app.services.confirm import clean_pin, latest_confirmations, locked_by
+from app.services.confirm import clean_pin, hash_pin, latest_confirmations, locked_by
 from app.services.errors import BadInput, Text
 from app.services.games import start_game
 from app.services.queries import top_scorers
@@ -171,7 +170,7 @@ def _pin_hashes(spec: EventSpec) -> dict[str, str]:
     for name, pin in spec.pins.items():
         cleaned = clean_pin(pin, "pins")
         if cleaned is not None:
-            out[" ".join(name.split())] = hash_secret(cleaned)
+            out[" ".join(name.split())] = hash_pin(cleaned)
     return out
 
 
@@ -347,7 +346,7 @@ def add_late_player(session: Session, event: Event, name: str, *, who: str, pin:
     joins = len(event.drawn) + 1
     pin_clean = clean_pin(pin, "pin")
     event.entrants.append(EventPlayer(player_id=pid, joins=joins,
-                                      pin_hash=hash_secret(pin_clean) if pin_clean else None))
+                                      pin_hash=hash_pin(pin_clean) if pin_clean else None))
     session.add(EventLogEntry(event_id=event.id, who=who, action="late", round_number=joins,
                               detail={"player": cleaned}))
     session.commit()
