@@ -139,12 +139,24 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("with_deal", [True, False], ids=["deal", "no-deal"])
-@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_a_hand_trick_by_trick_scores_as_the_engine(page: Any, case: Any, with_deal: bool) -> None:
+def case_setup(case: Any, with_deal: bool) -> tuple[str, list[Any], str, str | None, int, str, int]:
+    """A case of CASES as played: rifki with the deal is koz with its trump."""
     profile, prior, contract, trump, leader, query, seed = case
-    if profile == "rifki" and with_deal:       # koz with its trump, entered with the deal
+    if profile == "rifki" and with_deal:
         contract, trump, query = "koz", "S", "contract=koz&trump=S"
+    return profile, prior, contract, trump, leader, query, seed
+
+
+# Each profile once in the browser, with and without the deal in turn (the page's script is
+# the same for every profile; every profile in both ways is played through the server's
+# pages by tests/web/test_referee.py::test_every_profile_by_its_tricks_scores_as_the_engine).
+BROWSER_CASES = [(CASES[0], False), (CASES[1], True), (CASES[2], False), (CASES[3], True)]
+
+
+@pytest.mark.parametrize("case,with_deal", BROWSER_CASES,
+                         ids=[f"{c[0]}-{'deal' if d else 'no-deal'}" for c, d in BROWSER_CASES])
+def test_a_hand_trick_by_trick_scores_as_the_engine(page: Any, case: Any, with_deal: bool) -> None:
+    profile, prior, contract, trump, leader, query, seed = case_setup(case, with_deal)
     gid = import_game(page, base_record(profile, hands=prior))
     deal, plays = legal_hand(profile, contract, trump, leader, seed)
     shown = play_and_save(page, f"/games/{gid}/hands/tricks?{query}", plays,

@@ -85,7 +85,8 @@ def enter_captures(page: Any, h: Any) -> None:
 
 def play_hand(page: Any, gid: int, h: Any, profile: Any, use_captures: bool,
               values: dict[str, list[int]] | None = None) -> None:
-    page.goto(f"/games/{gid}")
+    if not re.search(rf"/games/{gid}(#hand-\d+)?$", page.url):   # after a save the sheet is open
+        page.goto(f"/games/{gid}")
     page.click("#enter-hand")
     for k, call in enumerate(h.auction):
         page.click(f'[data-call="{call}"]')

@@ -13,6 +13,8 @@ from app.rules import score_record
 from app.rules.cards import cards_of
 from app.rules.hand import HandState
 from app.rules.profiles import PROFILES
+from tests.browser.test_referee import CASES as REFEREE_CASES
+from tests.browser.test_referee import case_setup
 from tests.conftest import base_record
 from tests.web.helpers import csrf_from, legal_hand, record_of, version_of
 
@@ -122,6 +124,35 @@ def test_save_a_hand_entered_trick_by_trick(client: Any, make_game: Any) -> None
     assert score_record(record)["hands"][0]["points"] == shown
     audit = client.get(f"/games/{gid}/audit").get_data(as_text=True)
     assert "directora" in audit   # the logged-in user, never a typed name
+
+
+@pytest.mark.parametrize("with_deal", [True, False], ids=["deal", "no-deal"])
+@pytest.mark.parametrize("case", REFEREE_CASES, ids=[c[0] for c in REFEREE_CASES])
+def test_every_profile_by_its_tricks_scores_as_the_engine(client: Any, make_game: Any, case: Any,
+                                                            with_deal: bool) -> None:
+    """A whole hand of each profile, with and without its deal, played on the trick page by
+    its address (as the page's script asks for it, card after card) and saved: the points
+    the page shows at the end are the engine's for the saved record (the browser plays one
+    of the two ways per profile: tests/browser/test_referee.py)."""
+    profile, prior, contract, trump, leader, query, seed = case_setup(case, with_deal)
+    gid = make_game(profile, hands=prior)
+    deal, plays = legal_hand(profile, contract, leader, seed, trump)
+    extra = deal_params(deal) if with_deal else {}
+    setup = dict(p.split("=", 1) for p in query.split("&")) if query else {}
+    for k in (4, len(plays) - 1):                # the page part way through and one card short
+        assert client.get(url(gid, plays[:k], **setup, **extra)).status_code == 200
+    page = client.get(url(gid, plays, **setup, **extra)).get_data(as_text=True)
+    shown = [int(x.replace("−", "-").replace("+", "")) for x in
+             re.findall(r'data-final="\d">([^<]+)<', page)]
+    assert len(shown) == 4, page[:300]
+    r = client.post(url(gid, plays, **setup, **extra),
+                    data={"version": str(version_of(client, gid)), "scorer": "Eva"})
+    assert r.status_code == 302, r.get_data(as_text=True)[:500]
+    record = record_of(client, gid)
+    hand = record["hands"][len(prior)]
+    assert hand["tricks"] == [plays[k:k + 4] for k in range(0, len(plays), 4)]
+    assert ("deal" in hand) == with_deal
+    assert score_record(record)["hands"][len(prior)]["points"] == shown
 
 
 def test_saving_before_the_end_changes_nothing(client: Any, make_game: Any) -> None:
