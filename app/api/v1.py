@@ -25,7 +25,14 @@ from app.rules import PROFILES, RecordError, score_record
 from app.rules.limits import read_json
 from app.services import api_views, games, hands, idempotency, queries, standings
 from app.services.accounts import can_score
-from app.services.errors import BadInput, ConflictError, ForbiddenError, LockedError, SheetChanged
+from app.services.errors import (
+    BadInput,
+    ConflictError,
+    ForbiddenError,
+    LockedError,
+    NothingChanged,
+    SheetChanged,
+)
 from app.services.throttle import Throttled
 from app.web.auth import actor, by_token, director_reason, user
 from app.web.idempotent import carried_out_once
@@ -276,8 +283,11 @@ def replace_hand(_shape: dict[str, Any], game_id: int, n: int, reason: str | Non
     def carry_out() -> Any:
         expected = _expected_version(game)
         hand = _hand_body()
-        saved = hands.replace_hand(get_session(), game, n - 1, hand, expected_version=expected,
-                                   who=actor(), reason=director_reason(reason))
+        try:
+            saved = hands.replace_hand(get_session(), game, n - 1, hand, expected_version=expected,
+                                       who=actor(), reason=director_reason(reason))
+        except NothingChanged:      # the hand as it is stored: nothing to write, the same version
+            saved = game
         return _saved(saved, n - 1, 200)
     return _write(carry_out, game)
 

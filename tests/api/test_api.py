@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.models import AuditEntry, Game
+from app.rules import score_record
 from tests.conftest import ensure_user, load_record
 
 pytestmark = pytest.mark.every_database
@@ -268,3 +269,24 @@ def test_one_key_with_another_query_is_another_request(api):
     r = api.delete(f"/api/v1/games/{gid}/hands/last?reason=second",
                    headers=bearer(api.token, **{"If-Match": '"v2"', "Idempotency-Key": "k-del"}))
     assert r.status_code == 422 and r.get_json()["error"]["code"] == "idempotency-key-reused"
+
+
+def test_a_put_of_the_hand_as_stored_answers_200_and_writes_nothing(app, api):
+    """Replacing a hand with itself (a client sending its copy again) is no change: 200 with
+    the same version and report, no log entry; a stale If-Match is still 412 (issue 41)."""
+    game = new_rifki(api)
+    gid = game["id"]
+    r = post_hand(api, gid, RIFKI["hands"][0], game["version"])
+    assert r.status_code == 201, r.get_json()
+    version, entries = r.get_json()["version"], count(app, AuditEntry)
+    r = api.put(f"/api/v1/games/{gid}/hands/1", json=copy.deepcopy(RIFKI["hands"][0]),
+                headers=bearer(api.token, **{"If-Match": f'"v{version}"'}))
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    assert body["version"] == version and r.headers["ETag"] == f'"v{version}"'
+    first = score_record({**RIFKI, "hands": RIFKI["hands"][:1]})["hands"][0]
+    assert body["hand"]["points"] == first["points"]
+    assert count(app, AuditEntry) == entries
+    stale = api.put(f"/api/v1/games/{gid}/hands/1", json=copy.deepcopy(RIFKI["hands"][0]),
+                    headers=bearer(api.token, **{"If-Match": f'"v{version - 1}"'}))
+    assert stale.status_code == 412
