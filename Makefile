@@ -1,9 +1,10 @@
 # kingsheet: the two commands of README.md.
-#   make run   installs and starts the app on 127.0.0.1:5000 (SQLite in instance/)
+#   make run   installs and starts the app on 127.0.0.1:5000 (SQLite in instance/); make run PORT=8000
 #   make test  installs what the tests need and runs the whole suite
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+PORT ?= 5000
 
 .PHONY: run test install install-test system-deps bench
 
@@ -22,7 +23,7 @@ system-deps:
 	@bash scripts/system-deps.sh
 
 run: install
-	$(BIN)/flask --app app run --host 127.0.0.1 --port 5000
+	$(BIN)/flask --app app run --host 127.0.0.1 --port $(PORT)
 
 test: install-test system-deps
 	@bash scripts/run-tests.sh $(BIN)

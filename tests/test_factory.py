@@ -140,3 +140,14 @@ def test_a_pooled_app_keeps_nothing_of_the_test_before(request, tmp_path, sqlite
     r = anonymous.get("/")                  # no user yet: the first director is asked for
     assert r.status_code == 302 and "/login" not in r.headers["Location"], r.headers.get("Location")
     next(second, None)
+
+
+def test_make_run_takes_the_port_from_the_command_line():
+    """`make run PORT=8000` (issue 41): the port is a make variable, 5000 by default."""
+    def command(*args: str) -> str:
+        out = subprocess.run(["make", "-n", "run", *args], cwd=REPO, capture_output=True, text=True,
+                             check=True).stdout
+        return next(line for line in out.splitlines() if "flask --app app run" in line)
+
+    assert command().endswith("--port 5000")
+    assert command("PORT=8123").endswith("--port 8123")
