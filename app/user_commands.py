@@ -1,4 +1,4 @@
-"""``flask --app app user create|passwd|list|token``: the club's accounts from the command line.
+"""``flask --app app user create|passwd|list|token|revoke``: the club's accounts from the command line.
 
 Passwords are read from standard input (without echo when it is a terminal), never from
 the command line, where other users of the machine and the shell history would see them.
@@ -128,6 +128,22 @@ def token(name: str, label: str | None) -> None:
                    "shown only once, it cannot be read again. Send it as "
                    "'Authorization: Bearer <token>'.", err=True)
         click.echo(secret)
+
+
+@user_cli.command("revoke")
+@click.argument("name")
+def revoke(name: str) -> None:
+    """Revokes every API token of user NAME (the API refuses them from then on)."""
+    from app.db import get_session
+    from app.services import accounts, tokens
+
+    session = get_session()
+    user = accounts.find_user(session, name)
+    if user is None:
+        _fail(f"There is no user {name}.")
+    n = tokens.revoke_all(session, user.id)
+    session.commit()
+    click.echo(f"{n} API token(s) of {user.username} revoked.")
 
 
 def init_app(app: Flask) -> None:

@@ -19,6 +19,7 @@ from app.models import GameScorer, Player, Role, User
 from app.rules.confusables import look_alikes
 from app.rules.limits import invisible_character
 from app.services.errors import BadInput, Text
+from app.services.tokens import revoke_all
 
 USERNAME = re.compile(r"^[\w.@+-]{1,40}$")
 PASSWORD_MIN = 8
@@ -163,19 +164,21 @@ def log_out(session: Session, user: User) -> None:
 
 
 def set_password(session: Session, username: str, password: str) -> User:
-    """A new password; it ends every session of the user."""
+    """A new password; it ends every session of the user and revokes their API tokens."""
     user = find_user(session, username)
     if user is None:
         raise BadInput("username", Text("There is no user %(name)s.", name=username))
     user.password_hash = hash_secret(check_password(password))
     end_sessions(session, user)
+    revoke_all(session, user.id)
     session.commit()
     return user
 
 
 def change_user(session: Session, user_id: int, role: str, password: str | None) -> User:
     """A director changes an account's role and, when one is given, its password; either
-    change ends every session of that user (who logs in again)."""
+    change ends every session of that user (who logs in again), and a new password revokes
+    their API tokens too (whoever knew the old one may have made one)."""
     user = session.get(User, user_id)
     if user is None:
         raise BadInput("username", Text("There is no such user."))
@@ -188,6 +191,7 @@ def change_user(session: Session, user_id: int, role: str, password: str | None)
     changed = bool(password) or user.role is not Role(role)
     if password:
         user.password_hash = hash_secret(check_password(password))
+        revoke_all(session, user.id)
     user.role = Role(role)
     if changed:
         end_sessions(session, user)

@@ -55,6 +55,22 @@ def revoke_token(session: Session, user_id: int, token_id: int) -> bool:
     return True
 
 
+def revoke_all(session: Session, user_id: int) -> int:
+    """Revokes every token of the user still in use (a new password, a director's or the
+    command line's revoke); the caller commits. Returns how many were revoked."""
+    live = list(session.scalars(select(ApiToken).where(ApiToken.user_id == user_id,
+                                                       ApiToken.revoked_at.is_(None))))
+    now = utcnow()
+    for token in live:
+        token.revoked_at = now
+    return len(live)
+
+
+def live_tokens(session: Session, user_id: int) -> int:
+    """How many of the user's tokens the API still takes."""
+    return sum(1 for t in list_tokens(session, user_id) if t.revoked_at is None)
+
+
 def user_for_token(session: Session, secret: str) -> User | None:
     """The user a token acts as, or None for an unknown or revoked token."""
     if not secret.startswith(TOKEN_PREFIX) or len(secret) > 100:

@@ -71,6 +71,7 @@ ROLES_NEEDED: dict[str, frozenset[Role]] = {
     "seasons.delete": frozenset({Role.DIRECTOR}),
     "users.index": frozenset({Role.DIRECTOR}),
     "users.edit": frozenset({Role.DIRECTOR}),
+    "users.revoke_tokens": frozenset({Role.DIRECTOR}),
     # events: directors create and run them (events.screen and events.live check a link's key)
     **{f"events.{name}": frozenset({Role.DIRECTOR})
        for name in ("new", "draw", "swap", "late", "share", "table_codes")},

@@ -9,8 +9,8 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from app.db import get_session
-from app.forms.auth import EditUserForm, NewUserForm
-from app.services import accounts
+from app.forms.auth import EditUserForm, NewUserForm, RevokeTokenForm
+from app.services import accounts, tokens
 from app.services.errors import BadInput
 from app.web.auth import start_session
 from app.web.auth import user as current
@@ -60,4 +60,18 @@ def edit(user_id: int) -> Any:
         flash(_("Account %(name)s changed.", name=user.username))
         return redirect(url_for("users.index"), 303)
     status = 400 if request.method == "POST" else 200
-    return render_template("users/edit.html", user=user, form=form), status
+    return render_template("users/edit.html", user=user, form=form, revoke=RevokeTokenForm(),
+                           live_tokens=tokens.live_tokens(session, user.id)), status
+
+
+@bp.post("/users/<int:user_id>/tokens/revoke")
+def revoke_tokens(user_id: int) -> Any:
+    """A director revokes every API token of an account (a lost laptop, a leaked token)."""
+    session = get_session()
+    user = found_or_404(accounts.get_user(session, user_id))
+    if RevokeTokenForm().validate_on_submit():
+        n = tokens.revoke_all(session, user.id)
+        session.commit()
+        flash(_("API tokens of %(name)s revoked: %(n)s. The API refuses them from now on.",
+                n=n, name=user.username))
+    return redirect(url_for("users.edit", user_id=user.id), 303)
