@@ -20,7 +20,7 @@ from app.services import setup as setup_service
 from app.services.errors import BadInput, ConflictError, LockedError, NothingChanged
 from app.web.auth import actor, director_reason
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
-from app.web.idempotent import note_problems, outbox_save
+from app.web.idempotent import note_problems, note_saved, outbox_save
 from app.web.messages import field_label, problem_text, translate_error
 from app.web.words import signed
 
@@ -340,8 +340,10 @@ def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, 
         note_problems(page["errors"])
         return render_template("hands/entry.html", **page), 409
     except NothingChanged:
+        note_saved(index + 1)
         flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))
         return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")
+    note_saved(index + 1)
     flash(_("Hand %(n)s corrected.", n=index + 1) if editing
           else _("Hand %(n)s saved.", n=ctx.next.number))
     return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")

@@ -29,7 +29,7 @@ from app.services.errors import BadInput, ConflictError, LockedError, NothingCha
 from app.web import referee_view as view_of
 from app.web.auth import actor, director_reason
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
-from app.web.idempotent import note_problems, outbox_save
+from app.web.idempotent import note_problems, note_saved, outbox_save
 from app.web.messages import problem_text, translate_error
 from app.web.words import violation_row
 
@@ -278,6 +278,7 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     if saved is None:
         return final, form, None, status
     if saved is NothingChanged:
+        note_saved(index + 1)
         flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))
         return final, form, redirect(url_for("games.sheet", game_id=game.id)
                                      + f"#hand-{index + 1}"), None
@@ -333,6 +334,7 @@ def _after_save(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     """Where a saved hand goes: the sheet, with a link to the hand record when rules were
     broken ("then=ruling" goes straight there)."""
     n = index + 1
+    note_saved(n)
     nxt = ctx.next
     flash(_("Hand row %(n)s corrected.", n=n) if page["editing"] or page["taken"] else
           _("Hand %(n)s saved.", n=nxt.number if nxt else n))
