@@ -103,7 +103,10 @@ def _tricks_page(game: Any, index: int, ctx: entry.Context, editing: bool, taken
         "players": ctx.players, "profile": profile, "next": ctx.next, "setup": setup,
         "lang": lang(), "contract": profile.contracts[setup.contract], "version": game.version,
         "errors": {}, "typed": "", "taken": taken, "changes": None,
-        "counts_url": (url_for("hands.edit", game_id=game.id, row=index + 1) if editing or taken
+        # the counts form of this hand (a correction names its setup and mode: without them
+        # the correction of a hand entered trick by trick opens the trick page again)
+        "counts_url": (url_for("hands.edit", game_id=game.id, row=index + 1, mode="counts",
+                               **_any(setup.params)) if editing or taken
                        else url_for("hands.new", game_id=game.id, **_any(setup.params))),
     }
     note_problems(page["errors"])

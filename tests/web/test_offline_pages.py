@@ -31,3 +31,24 @@ def test_a_chooser_s_hands_have_no_page_ahead(client, make_game):
     urls = client.get(f"/games/{gid}/hands/offline.json").get_json()["urls"]
     assert urls and not [u for u in urls if "ahead=" in u]
     assert client.get(f"/games/{gid}/hands/new?row=2&ahead=1").status_code == 404
+
+
+def test_the_counts_link_of_a_hand_entered_trick_by_trick_opens_the_counts_form(client, make_game):
+    """"enter counts instead" on the correction of a hand entered trick by trick (issue 39):
+    the counts form of that hand, not the trick page again."""
+    import re
+
+    from tests.conftest import load_record
+
+    record = load_record("ru32_complete.json")
+    gid = make_game(record=dict(record, hands=record["hands"][:4]))      # hand 4: trick by trick
+    page = client.get(f"/games/{gid}/hands/4/edit", follow_redirects=True)
+    html = page.get_data(as_text=True)
+    assert 'id="referee"' in html or "mode-counts-link" in html
+    link = re.search(r'href="([^"]+)" id="mode-counts-link"', html)
+    assert link is not None
+    counts = client.get(link.group(1).replace("&amp;", "&"))
+    assert counts.status_code == 200, counts.headers.get("Location")
+    form = counts.get_data(as_text=True)
+    assert 'id="hand-form"' in form and 'id="row-hearts"' in form
+    assert re.search(r'id="hearts_0"[^>]*value="\d"', form)             # the stored counts
