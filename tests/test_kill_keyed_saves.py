@@ -31,7 +31,7 @@ from tests.test_deploy import CONF, ROOT, free_port
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="gunicorn needs POSIX")
 
-ROUNDS = 5
+ROUNDS = 4
 GAMES = 3
 RESOLVE_WITHIN = 5.0
 
