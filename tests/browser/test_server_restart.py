@@ -71,14 +71,15 @@ class Server:
 
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
                 conn.request("GET", "/login")
                 conn.getresponse().read()
-                conn.close()
                 return
             except OSError:
                 time.sleep(0.05)
+            finally:
+                conn.close()
         pytest.fail("gunicorn did not answer: " + (self.home / "gunicorn.log").read_text()[-2000:])
 
     def stop(self) -> None:
