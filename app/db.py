@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import fcntl
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, g
 from sqlalchemy import Engine, MetaData, create_engine, event, text
-from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Session, SessionTransaction, sessionmaker
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 
@@ -25,6 +27,48 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
+class AppSession(Session):
+    """The request's session. While :meth:`held` (a write carried out once per
+    ``Idempotency-Key``: app/services/idempotency.py), the services' ``commit()`` and
+    ``rollback()`` act on a savepoint inside the one transaction that holds the key's row:
+    the caller writes the key's answer and commits the write with it, so a key whose write
+    committed always has its answer, and a crash before that commit leaves neither. What a
+    service commits before refusing (a wrong PIN counted) stays, and is committed with the
+    refusal's answer."""
+
+    _held: SessionTransaction | None = None
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Commits inside the block are savepoints; the caller commits the whole."""
+        self._held = self.begin_nested()
+        try:
+            yield
+        except BaseException:
+            self._held = None
+            super().rollback()
+            raise
+        held, self._held = self._held, None
+        if held is not None and held.is_active:
+            held.commit()
+
+    def commit(self) -> None:
+        if self._held is None:
+            super().commit()
+            return
+        if self._held.is_active:
+            self._held.commit()
+        self._held = self.begin_nested()
+
+    def rollback(self) -> None:
+        if self._held is None:
+            super().rollback()
+            return
+        if self._held.is_active:
+            self._held.rollback()
+        self._held = self.begin_nested()
+
+
 class Database:
     """The engine and session factory of one app."""
 
@@ -35,7 +79,7 @@ class Database:
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+        self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False, class_=AppSession)
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -34,7 +34,7 @@ from typing import Any
 
 from pypdf import PdfWriter
 from sqlalchemy import case, delete, func, select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from app.db import utcnow
 from app.models import ExportJob, ExportState
@@ -189,7 +189,7 @@ def _chunks(ids: list[int], size: int) -> Iterator[list[int]]:
         yield ids[k:k + size]
 
 
-def render_job(make_session: sessionmaker[Session], job_id: str, root: Path,
+def render_job(make_session: Callable[[], Session], job_id: str, root: Path,
                renderer: Renderer, title: Callable[[int], str] | None = None) -> None:
     """Renders a claimed job into ``root/<id>.pdf``; the row says how it went."""
     with make_session() as session:
@@ -247,7 +247,7 @@ def _join(parts: list[Path], target: Path, title: str | None,
     return join_pdfs(parts, target, title=title, bookmarks=bookmarks or ())
 
 
-def _finish(make_session: sessionmaker[Session], job_id: str, *, error: str | None = None,
+def _finish(make_session: Callable[[], Session], job_id: str, *, error: str | None = None,
             pages: int = 0, file_path: str | None = None) -> None:
     with make_session() as session:
         values: dict[str, Any] = {"finished_at": utcnow()}

@@ -3,6 +3,7 @@ in the query string, then the contract's own form (counts or captures), saved by
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,13 +15,15 @@ from app.db import get_session
 from app.forms.games import VersionedForm
 from app.forms.hands import SetupForm, hand_form_class
 from app.rules import RecordError
+from app.rules.results import NextHand
+from app.rules.schedule import slot_for
 from app.services import draft, entry, queries
 from app.services import hands as hands_service
 from app.services import setup as setup_service
 from app.services.errors import BadInput, ConflictError, LockedError, NothingChanged
 from app.web.auth import actor, director_reason
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
-from app.web.idempotent import note_problems, outbox_save
+from app.web.idempotent import note_problems, note_saved, outbox_save
 from app.web.messages import field_label, problem_text, translate_error
 from app.web.words import signed
 
@@ -53,8 +56,40 @@ def _step_url(game_id: int, index: int, editing: bool, **params: Any) -> str:
 @outbox_save
 def new(game_id: int) -> Any:
     game = load_game_or_404(game_id)
+    ahead = request.args.get("ahead", type=int) if request.method == "GET" else None
+    row = request.args.get("row", type=int)
+    if ahead:
+        if row != len(game.hands) + 1 + ahead:     # the game moved since offline.json
+            abort(409)
+        return _entry(game, len(game.hands), ahead=ahead)
     index, taken = new_hand_row(game)
+    if taken and request.headers.get("X-Kingsheet-Page"):
+        # the service worker keeping the next hand's page (sw.js "warm") after the row was
+        # recorded: it must not keep the correction of that row as the next hand's page
+        abort(409)
     return _entry(game, index, taken=taken)
+
+
+#: How many hands after the next one a phone keeps the entry pages of (offline.json).
+AHEAD = 3
+
+
+def _ahead_context(ctx: entry.Context, ahead: int) -> entry.Context | None:
+    """The hand ``ahead`` hands after the next one, as the schedule has it -- where the
+    schedule alone fixes its contract, dealer and leader (not a chooser's or an auction's
+    hand) -- for a phone that will enter it with no network on top of the ones before (the
+    engine checks it when it arrives). None: the schedule does not fix it."""
+    if ctx.next is None or not 1 <= ahead <= AHEAD:
+        return None
+    number = ctx.next.number + ahead
+    if number > ctx.profile.n_hands:
+        return None
+    slot = slot_for(ctx.profile, ctx.prefix_result.record.first_seat, number)
+    if slot.contract is None or slot.fiesta:
+        return None
+    after = NextHand(slot.number, slot.contract, slot.dealer, slot.owner, slot.chooser,
+                     slot.leader, slot.fiesta)
+    return replace(ctx, index=ctx.index + ahead, next=after)
 
 
 @bp.route("/games/<int:game_id>/hands/<int:row>/edit", methods=["GET", "POST"])
@@ -76,12 +111,21 @@ def page_game() -> int | None:
 
 @bp.get("/games/<int:game_id>/hands/offline.json")
 def offline_pages(game_id: int) -> Any:
-    """The entry pages of the next hand (each allowed setup in each entry mode), which the
-    phone's service worker keeps so that the hand can be entered without a network."""
+    """The entry pages of the next hand (each allowed setup in each entry mode), and of the
+    few hands after it where the schedule alone fixes them (``ahead``), which the phone's
+    service worker keeps so that the hands can be entered without a network, each on its
+    own page (static/js/sw.js keeps the later ones by their row)."""
     game = load_game_or_404(game_id)
     index = len(game.hands)
     ctx = entry.context(game.record, index)
     urls: list[str] = []
+    for ahead in range(1, AHEAD + 1):     # the hands after it, where the schedule fixes them
+        later = _ahead_context(ctx, ahead)
+        if later is None:
+            break
+        spec = entry.entry_spec(later.profile, later.next.contract)
+        urls += [url_for("hands.new", game_id=game.id, row=index + 1 + ahead, ahead=ahead, mode=mode)
+                 for mode in ["counts"] + (["captures"] if spec.has_cards else [])]
     if ctx.next is not None:
         urls.append(url_for("hands.new", game_id=game.id))
         urls.append(url_for("hands.new", game_id=game.id, row=index + 1))
@@ -185,10 +229,16 @@ def _preview(form: Any, spec: Any, mode: str, game: Any, index: int,
                    shown_total=None if total is None else signed(total) or "0")
 
 
-def _entry(game: Any, index: int, taken: bool = False) -> Any:
-    """Load, validate the setup, ask the setup service, then the step's page or the save."""
+def _entry(game: Any, index: int, taken: bool = False, ahead: int = 0) -> Any:
+    """Load, validate the setup, ask the setup service, then the step's page or the save
+    (``ahead``: the page of a later hand, to be kept by the phone; see _ahead_context)."""
     editing = index < len(game.hands)
     ctx = entry.context(game.record, index)
+    if ahead:
+        later = _ahead_context(ctx, ahead)
+        if later is None:
+            abort(404)
+        ctx, index = later, later.index
     elsewhere = _elsewhere(game, index, ctx, editing)
     if elsewhere is not None:
         return elsewhere
@@ -340,8 +390,10 @@ def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, 
         note_problems(page["errors"])
         return render_template("hands/entry.html", **page), 409
     except NothingChanged:
+        note_saved(index + 1)
         flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))
         return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")
+    note_saved(index + 1)
     flash(_("Hand %(n)s corrected.", n=index + 1) if editing
           else _("Hand %(n)s saved.", n=ctx.next.number))
     return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")

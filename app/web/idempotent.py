@@ -1,10 +1,10 @@
 """Writes carried out once per ``Idempotency-Key``: the API's writes and the hand saves a
-phone's outbox sends (static/js/outbox_store.js, offline.js). The first answer to a key is kept in the
-database with the write itself (app/services/idempotency.py); a repeat -- the same key and
-request, sent again because its answer was lost -- gets that answer and changes nothing."""
+phone's outbox sends (static/js/outbox_store.js, offline.js). The first answer to a key is
+kept in the database in the same transaction as the write itself
+(app/services/idempotency.py); a repeat -- the same key and request, sent again because its
+answer was lost -- gets that answer and changes nothing."""
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -14,7 +14,7 @@ from flask import g, get_flashed_messages, jsonify, make_response, request
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
-from app.db import get_session
+from app.db import AppSession, get_session
 from app.models import Game
 from app.services import idempotency
 from app.services.errors import BadInput
@@ -55,14 +55,16 @@ def carried_out_once(carry_out: Callable[[], Any], answer_of: Callable[[Any], id
                       "Idempotency-Key")
     if kept is not None:
         return replay(kept)
-    idempotency.claim(session, u.id, key, digest)
     try:
-        response = carry_out()
+        idempotency.claim(session, u.id, key, digest)
     except IntegrityError:
-        session.rollback()               # a request with the same key won the race (once)
+        session.rollback()               # a request with the same key won the race: its answer
         if retried:
             raise
         return carried_out_once(carry_out, answer_of, replay, refuse, body, retried=True)
+    assert isinstance(session, AppSession)
+    with session.held():                 # the write's commits wait for its answer's
+        response = carry_out()
     idempotency.keep(session, u.id, key, digest, answer_of(response))
     return response
 
@@ -77,7 +79,9 @@ def carried_out_once(carry_out: Callable[[], Any], answer_of: Callable[[Any], id
 # key is still being carried out). "problems" are the page's messages; "fields" the same
 # messages by the entry's field key ("tricks", "kh", ...; "__all__": the whole hand).
 
-_HAND_ANCHOR = re.compile(r"#hand-(\d+)$")
+def note_saved(row: int) -> None:
+    """The hand row a save stored (or found already stored so), for the outbox's answer."""
+    g.entry_saved_row = row
 
 
 def note_problems(errors: dict[str, list[str]]) -> None:
@@ -98,13 +102,12 @@ def _problems() -> list[str]:
 def _outbox_answer(response: Any, game_id: int) -> Any:
     """The JSON answer of an outbox save, from the page the form would have got."""
     status = response.status_code
+    saved: int | None = g.get("entry_saved_row")
+    if 300 <= status < 400 and saved is not None:
+        game = get_session().get(Game, game_id)
+        return jsonify(state="saved", row=saved, version=game.version if game else None,
+                       location=response.headers.get("Location"))
     if 300 <= status < 400:
-        found = _HAND_ANCHOR.search(response.headers.get("Location", ""))
-        if found is not None:
-            game = get_session().get(Game, game_id)
-            return jsonify(state="saved", row=int(found.group(1)),
-                           version=game.version if game else None,
-                           location=response.headers["Location"])
         return _outbox_json(422, "refused", _problems(), _fields())
     if status == 409:
         return _outbox_json(409, "conflict", _problems(), _fields())

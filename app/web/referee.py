@@ -29,7 +29,7 @@ from app.services.errors import BadInput, ConflictError, LockedError, NothingCha
 from app.web import referee_view as view_of
 from app.web.auth import actor, director_reason
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
-from app.web.idempotent import note_problems, outbox_save
+from app.web.idempotent import note_problems, note_saved, outbox_save
 from app.web.messages import problem_text, translate_error
 from app.web.words import violation_row
 
@@ -103,7 +103,10 @@ def _tricks_page(game: Any, index: int, ctx: entry.Context, editing: bool, taken
         "players": ctx.players, "profile": profile, "next": ctx.next, "setup": setup,
         "lang": lang(), "contract": profile.contracts[setup.contract], "version": game.version,
         "errors": {}, "typed": "", "taken": taken, "changes": None,
-        "counts_url": (url_for("hands.edit", game_id=game.id, row=index + 1) if editing or taken
+        # the counts form of this hand (a correction names its setup and mode: without them
+        # the correction of a hand entered trick by trick opens the trick page again)
+        "counts_url": (url_for("hands.edit", game_id=game.id, row=index + 1, mode="counts",
+                               **_any(setup.params)) if editing or taken
                        else url_for("hands.new", game_id=game.id, **_any(setup.params))),
     }
     note_problems(page["errors"])
@@ -278,6 +281,7 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     if saved is None:
         return final, form, None, status
     if saved is NothingChanged:
+        note_saved(index + 1)
         flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))
         return final, form, redirect(url_for("games.sheet", game_id=game.id)
                                      + f"#hand-{index + 1}"), None
@@ -333,6 +337,7 @@ def _after_save(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     """Where a saved hand goes: the sheet, with a link to the hand record when rules were
     broken ("then=ruling" goes straight there)."""
     n = index + 1
+    note_saved(n)
     nxt = ctx.next
     flash(_("Hand row %(n)s corrected.", n=n) if page["editing"] or page["taken"] else
           _("Hand %(n)s saved.", n=nxt.number if nxt else n))

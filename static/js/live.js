@@ -6,7 +6,9 @@
 // - mode "notice" (an entry page): nothing typed is touched; what changed since the page was
 //   loaded is shown at once in #live-notice, and the form keeps the version it was loaded
 //   at, so Save answers with the conflict page instead of saving over someone's hand.
-// #live-status says when the page was last brought up to date, or that the connection is lost.
+// #live-status says when the page was last brought up to date, or that the connection is lost;
+// when the server answers again after that, "live:back" tells offline.js (which sends what
+// waits in the outbox and drops the "copy of" note).
 (function () {
   "use strict";
   var status = document.getElementById("live-status");
@@ -218,6 +220,7 @@
       })
       .then(function (data) {
         lastContact = new Date();
+        if (lost) document.dispatchEvent(new CustomEvent("live:back"));   // offline.js sends
         lost = false;
         if (data && !lastChange && data.updated_at) lastChange = new Date(data.updated_at);
         if (data && mode !== "swap") table = data.table || 0;   // an entry page only keeps count

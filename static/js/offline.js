@@ -6,8 +6,14 @@
 //   "Send now"; on the sheet, each waiting hand is a row "waiting to be sent";
 // - Save on the counts, captured-cards and trick pages puts the hand in the outbox
 //   (outbox_store.js) and sends it at once; with no network the hand waits and the sheet
-//   shows it. What waits is sent on every page load, on the "online" event, on "Send now"
-//   and by Background Sync where the browser has it;
+//   shows it. What waits is sent whenever the server may be reached: on every page load, on
+//   the "online" event, when the live check reaches the server again (live.js "live:back"),
+//   when the page is shown again, on a timer while anything waits (2 s, doubling, at most
+//   30 s), on "Send now" and by Background Sync where the browser has it. The bar says one
+//   thing: how many hands wait and when the next try is, that they are being sent, or
+//   (for a moment) that all were sent;
+// - only a real refusal is one: a 5xx (a proxy's 502), a timeout or no network keep the hand
+//   waiting (outbox_store.js);
 // - a hand the server refused, or that another phone overtook, stays in the outbox until the
 //   scorer opens it again (the entry comes back with the server's words next to its fields,
 //   or the conflict page offering it as a correction) or discards it;
@@ -36,6 +42,14 @@
     } catch (e) { return d.toISOString().slice(11, 16); }
   }
 
+  function clockSeconds(ms) {
+    var d = new Date(ms);
+    try {
+      return d.toLocaleTimeString(lang, {hour: "2-digit", minute: "2-digit", second: "2-digit",
+                                         timeZone: t.tz || undefined});
+    } catch (e) { return d.toISOString().slice(11, 19); }
+  }
+
   // --- the service worker and the copy shown with no network ------------------------------
   var worker = "serviceWorker" in navigator;
   if (worker) {
@@ -57,13 +71,13 @@
     if (main) main.insertBefore(note, main.firstChild);
   }
 
-  function dropCopyNote() {
-    // the network is back: the page is brought up to date by live.js
+  function dropCopyNote(reached) {
+    // the server answered again: the page is brought up to date by live.js
     var n = document.getElementById("offline-copy");
-    if (n && navigator.onLine !== false) n.remove();
+    if (n && (reached === true || navigator.onLine !== false)) n.remove();
   }
-  window.addEventListener("online", dropCopyNote);
   document.addEventListener("live:swapped", dropCopyNote);
+  document.addEventListener("live:back", function () { dropCopyNote(true); });
 
   if (!box || !window.indexedDB) return;
 
@@ -90,6 +104,14 @@
     var oldest = Math.min.apply(null, items.map(function (i) { return i.created; }));
     p.textContent = say("tWaiting", items.length).replace("#T#", clock(oldest));
     el.appendChild(p);
+    var pending = items.filter(function (i) { return i.state === "pending"; }).length;
+    if (pending && (flushing || nextTry)) {
+      var when = document.createElement("p");
+      when.id = "outbox-when";
+      when.className = "outbox-when";
+      when.textContent = flushing ? t.tSending : t.tNextTry.replace("#T#", clockSeconds(nextTry));
+      el.appendChild(when);
+    }
     var stuck = items.filter(function (i) { return i.state !== "pending"; }).length;
     if (stuck) {
       var s = document.createElement("p");
@@ -179,23 +201,64 @@
       rows(items);
       onTop(items);
       document.body.dataset.outbox = String(items.length);   // for tests
-    }).catch(function () {});
+      return items;
+    }).catch(function () { return null; });
   }
 
   // --- sending ----------------------------------------------------------------------------
-  var flushing = null;
+  // Whenever the server may be reached, and on a timer while hands wait: 2 s after a try that
+  // left hands waiting, doubling up to 30 s; back to 2 s once a hand gets through.
+  var RETRY_FIRST = 2000, RETRY_MAX = 30000;
+  var flushing = null, retryIn = RETRY_FIRST, retryTimer = null, nextTry = null;
+
+  function plan(report) {
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    nextTry = null;
+    if (!report.left || report.stopped === "login") { retryIn = RETRY_FIRST; return; }
+    if (report.saved.length) retryIn = RETRY_FIRST;
+    nextTry = Date.now() + retryIn;
+    retryTimer = setTimeout(function () { flush(false); }, retryIn);
+    retryIn = Math.min(retryIn * 2, RETRY_MAX);
+  }
+
+  function allSent() {
+    var old = document.getElementById("outbox-done");
+    if (old) old.remove();
+    var bar = document.getElementById("outbox-bar");
+    var main = document.querySelector("main");
+    if (!main) return;
+    var done = document.createElement("p");
+    done.id = "outbox-done";
+    done.className = "flash outbox-done";
+    done.setAttribute("role", "status");
+    done.textContent = t.tAllSent;
+    var anchor = bar || status || main.querySelector(":scope > .row");
+    if (anchor) anchor.insertAdjacentElement("afterend", done);
+    else main.insertBefore(done, main.firstChild);
+    setTimeout(function () { done.remove(); }, 5000);
+  }
+
   function flush(asked) {
     if (flushing) return flushing;
+    clearTimeout(retryTimer);
+    retryTimer = null;
     flushing = box.flush(null).then(function (report) {
       flushing = null;
+      plan(report);
       document.body.dataset.outboxSent = String((+document.body.dataset.outboxSent || 0) + report.saved.length);
+      document.body.dataset.outboxTries = String((+document.body.dataset.outboxTries || 0) + 1);
       if (report.stopped === "login" && asked) window.alert(t.tLogin);
-      if (report.stopped !== "offline") dropCopyNote();
+      if (report.reached) dropCopyNote(true);
       if (report.saved.some(function (a) { return a.game === game; })) {
         document.dispatchEvent(new CustomEvent("outbox:sent"));
       }
-      return render().then(function () { return report; });
-    }, function (e) { flushing = null; throw e; });
+      return render().then(function (items) {
+        if (report.saved.length && items && !items.length) allSent();
+        return report;
+      });
+    }, function (e) { flushing = null; plan({saved: [], left: 1}); throw e; });
+    render();                              // "sending…"
     return flushing;
   }
 
@@ -355,8 +418,10 @@
 
   document.addEventListener("live:swapped", function () { render(); warm(); });
   window.addEventListener("online", function () { flush(false); });
+  document.addEventListener("live:back", function () { flush(false); warm(); });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) flush(false); });
   render().then(function () {
-    if (navigator.onLine !== false) flush(false);
+    flush(false).catch(function () {});
     warm();
   });
 })();

@@ -81,26 +81,40 @@
     return (meta && meta.content) || item.csrf || "";
   }
 
+  // The server's answer: only a real refusal is a refusal. A 4xx with the outbox's JSON
+  // (refused, conflict, wait) is as the server says; 5xx (a proxy's 502 too), 408 and 429 are
+  // the server not answering now ("retry": the hand keeps waiting); a login page is "login".
   function answerOf(r) {
     if (r.type === "opaqueredirect" || r.status === 401) return Promise.resolve({state: "login"});
+    if (r.status >= 500 || r.status === 408 || r.status === 429 || r.status === 0) {
+      return Promise.resolve({state: "retry", problems: ["HTTP " + r.status]});
+    }
     return r.json().catch(function () { return null; }).then(function (data) {
       if (data && data.state) return data;
+      if (r.ok) return {state: "retry", problems: ["HTTP " + r.status]};   // not the server's answer
       var message = data && data.error && data.error.message;
       return {state: r.status === 409 ? "conflict" : "refused",
               problems: [message || ("HTTP " + r.status)]};
     });
   }
 
+  // A send the server does not answer within this long is given up (the hand keeps waiting
+  // and is sent again with its key): a server that went to sleep mid-request holds nothing.
+  var SEND_TIMEOUT_MS = 15000;
+
   function sendOne(item) {
     var sent = frozen(item);
+    var abort = root.AbortController ? new root.AbortController() : null;
+    var timer = abort ? setTimeout(function () { abort.abort(); }, SEND_TIMEOUT_MS) : null;
     return put(item).then(function () {
       return root.fetch(sent.url, {
         method: "POST", body: sent.body + "&csrf_token=" + encodeURIComponent(token(item)), credentials: "same-origin", redirect: "manual",
-        cache: "no-store",
+        cache: "no-store", signal: abort ? abort.signal : undefined,
         headers: {"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json",
                   "Idempotency-Key": item.key, "X-Outbox": "1"}
       });
-    }).then(answerOf);
+    }).then(answerOf).then(function (answer) { clearTimeout(timer); return answer; },
+                           function (e) { clearTimeout(timer); throw e; });
   }
 
   // After a save: the hands entered on top of it name the version it made.
@@ -112,10 +126,13 @@
   }
 
   // Sends what waits, in order; a game stops at its first hand that was refused or
-  // overtaken (the ones after it were entered on top of it). Resolves with a report:
-  // {saved: [answers], stopped: "offline" | "login" | "wait" | null}.
+  // overtaken (the ones after it were entered on top of it), and at a hand the server could
+  // not answer now (5xx, or its key still being carried out): the other games go on. No
+  // network at all stops everything. Resolves with a report: {saved: [answers], refused:
+  // [items], stopped: "offline" | "login" | null, left: hands still waiting to be sent,
+  // reached: the app answered}.
   function flushLocked(game) {
-    var report = {saved: [], refused: [], stopped: null};
+    var report = {saved: [], refused: [], stopped: null, left: 0, reached: false};
     return all(game).then(function (items) {
       var blocked = {};
       var i = 0;
@@ -125,6 +142,7 @@
         if (blocked[item.game]) return next();
         if (item.state === "refused" || item.state === "conflict") { blocked[item.game] = true; return next(); }
         return sendOne(item).then(function (answer) {
+          if (answer.state !== "retry") report.reached = true;     // the app itself answered
           if (answer.state === "saved") {
             report.saved.push(Object.assign({game: item.game, key: item.key}, answer));
             return remove(item.key).then(function () {
@@ -138,7 +156,11 @@
               });
             }).then(next);
           }
-          if (answer.state === "login" || answer.state === "wait") { report.stopped = answer.state; return report; }
+          if (answer.state === "login") { report.stopped = "login"; return report; }
+          if (answer.state === "wait" || answer.state === "retry") {
+            blocked[item.game] = true;        // this game waits; the others are sent
+            return next();
+          }
           item.state = answer.state === "conflict" ? "conflict" : "refused";
           item.problems = answer.problems || [];
           blocked[item.game] = true;
@@ -147,6 +169,11 @@
         }, function () { report.stopped = "offline"; return report; });
       }
       return next();
+    }).then(function (r) {
+      return all(game).then(function (rest) {
+        r.left = rest.filter(function (i) { return i.state === "pending"; }).length;
+        return r;
+      });
     });
   }
 

@@ -11,7 +11,8 @@
 //   opened on this phone shows /offline instead of the browser's error page.
 // - The app's files (CSS, JS, icons, manifest): served from the cache, refreshed behind.
 // - Polls, the API, PDFs, log-in pages and every write go to the network untouched.
-// - "sync" (Background Sync, where the browser has it): sends the outbox.
+// - "sync" (Background Sync, where the browser has it): sends the outbox; fails while hands
+//   still wait, so the browser tries again (the pages send on their own too: offline.js).
 importScripts("/static/js/outbox_store.js");
 
 var PAGES = "kingsheet-pages-v1";
@@ -58,27 +59,54 @@ var NEVER = /^\/(?:api\/|login|logout|setup|account|users|sw\.js)|\/(?:live|chan
 var FILE = /^\/(?:static\/|favicon\.ico$|manifest\.webmanifest$)/;
 // The entry pages of "the next hand" are the same page whatever row the address names and
 // whatever values it carries along: they are kept by their setup (contract, trump, leader,
-// auction, mode; an empty mode is counts). The trick page is kept by its whole state.
+// auction, mode; an empty mode is counts). The pages of the hands after it that the
+// schedule fixes (offline.json's "ahead" pages) are kept by their row as well: with hands
+// waiting in the outbox, the entry of the hand after them is that row's page (its own
+// contract, dealer and leader), else the next hand's page, on which offline.js says which
+// row it will be. The trick page is kept by its whole state.
 var ENTRY = /^\/games\/\d+\/hands\/new$/;
 var TRICKS = /^\/games\/\d+\/hands\/tricks$/;
 var SETUP = ["auction", "contract", "leader", "mode", "trump"];
+
+function entryKey(url, row) {
+  var u = new URL(url);
+  u.hash = "";
+  var kept = new URLSearchParams();
+  SETUP.forEach(function (k) {
+    var v = u.searchParams.get(k);
+    if (k === "mode" && !v) v = "counts";
+    if (v) kept.set(k, v);
+  });
+  if (row) kept.set("row", String(row));
+  u.search = kept.toString();
+  return u.toString();
+}
 
 function keyOf(url) {
   var u = new URL(url);
   u.hash = "";
   if (ENTRY.test(u.pathname)) {
-    var kept = new URLSearchParams();
-    SETUP.forEach(function (k) {
-      var v = u.searchParams.get(k);
-      if (k === "mode" && !v) v = "counts";
-      if (v) kept.set(k, v);
-    });
-    u.search = kept.toString();
-  } else {
-    if (TRICKS.test(u.pathname)) u.searchParams.delete("row");
-    u.searchParams.sort();
+    return entryKey(url, u.searchParams.get("ahead") ? u.searchParams.get("row") : null);
   }
+  if (TRICKS.test(u.pathname)) u.searchParams.delete("row");
+  u.searchParams.sort();
   return u.toString();
+}
+
+// The kept copy of a page: for a new hand's entry with hands of its game waiting in the
+// outbox, the page of the row after them when it was kept.
+function lookup(url) {
+  var u = new URL(url);
+  var pages = caches.open(PAGES);
+  function match(key) { return pages.then(function (c) { return c.match(key); }); }
+  if (!ENTRY.test(u.pathname) || !self.KingsheetOutbox) return match(keyOf(url));
+  var game = +u.pathname.split("/")[2];
+  return self.KingsheetOutbox.all(game).then(function (items) {
+    var waiting = items.filter(function (i) { return !i.editing; });
+    if (!waiting.length) return null;
+    var row = Math.max(+(u.searchParams.get("row") || 0), waiting[waiting.length - 1].row + 1);
+    return match(entryKey(url, row));
+  }).catch(function () { return null; }).then(function (hit) { return hit || match(keyOf(url)); });
 }
 
 function keep(request, response) {
@@ -113,7 +141,7 @@ function marked(response) {
 }
 
 function fromCache(request) {
-  return caches.open(PAGES).then(function (c) { return c.match(keyOf(request.url)); }).then(function (hit) {
+  return lookup(request.url).then(function (hit) {
     if (hit) return marked(hit);
     return caches.open(PAGES).then(function (c) { return c.match("/offline"); }).then(function (page) {
       return page ? marked(page) : new Response(
@@ -187,9 +215,13 @@ self.addEventListener("message", function (event) {
 
 self.addEventListener("sync", function (event) {
   if (event.tag === "kingsheet-outbox") {
+    // a sync that sent nothing because the server could not be reached fails, so that the
+    // browser tries it again later (it used to report success and was never retried)
     event.waitUntil(self.KingsheetOutbox.flush(null).then(function (report) {
       return self.clients.matchAll().then(function (clients) {
         clients.forEach(function (c) { c.postMessage({type: "outbox", report: report}); });
+      }).then(function () {
+        if (report.stopped === "offline" || report.left) throw new Error("hands still waiting");
       });
     }));
   }

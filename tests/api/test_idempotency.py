@@ -86,3 +86,18 @@ def test_racing_requests_with_one_key_save_once(app, api, database_url):
     dispose(*servers)
     game = api.get(f"/api/v1/games/{gid}", headers=bearer(api.token)).get_json()
     assert len(game["record"]["hands"]) == 1 and game["version"] == 2
+
+
+def test_a_wrong_pin_sent_with_a_key_is_still_counted(app, api):
+    """The write and its key's answer are one transaction (issue 39), but what a service
+    commits before refusing stays: a wrong PIN sent with an Idempotency-Key counts a try."""
+    from app.db import get_session
+    from app.models import SeatPin
+
+    gid = new_rifki(api, seat_pins=["1111", "2222", "3333", "4444"])["id"]
+    for n in range(2):
+        r = api.post(f"/api/v1/games/{gid}/confirmations", json={"seat": 0, "pin": "9999"},
+                     headers=bearer(api.token, **{"Idempotency-Key": f"pin-{n}"}))
+        assert r.status_code == 422 and r.get_json()["error"]["field"] == "pin"
+    with app.app_context():
+        assert get_session().get(SeatPin, (gid, 0)).failures == 2

@@ -146,10 +146,11 @@ def test_conflict_when_another_phone_saved_first_overwrites_nothing(client, make
     assert record_of(client, gid)["hands"][0]["counts"]["tricks"] == [2, 2, 2, 2]
 
 
-def test_wait_while_the_key_has_no_answer(client, make_game, monkeypatch):
-    """The hand was written with its key, and the worker died before keeping the answer (or
-    is still carrying it out): a repeat is told to wait -- the outbox stops and tries again
-    later -- and is never carried out a second time."""
+def test_a_crash_before_the_answer_leaves_nothing_and_the_repeat_saves(client, make_game,
+                                                                       monkeypatch):
+    """The worker dies after the hand was written, before its answer was kept: the write and
+    the answer are one transaction, so nothing was stored -- not even the key -- and the
+    repeat saves the hand, once (issue 39)."""
     gid = make_game("ru32")
     url, fields = entry_form(client, gid)
     typed = tricks(fields, [1, 2, 3, 2])
@@ -161,10 +162,64 @@ def test_wait_while_the_key_has_no_answer(client, make_game, monkeypatch):
         m.setattr(idempotency, "keep", killed)
         with pytest.raises(RuntimeError):
             send(client, url, typed)
-    assert len(record_of(client, gid)["hands"]) == 1            # written, with its key
+    assert record_of(client, gid)["hands"] == [] and version_of(client, gid) == 1
+    again = send(client, url, typed)
+    assert again.status_code == 200 and again.get_json()["state"] == "saved"
+    assert "Idempotent-Replayed" not in again.headers
+    third = send(client, url, typed)
+    assert third.get_json() == again.get_json() and third.headers["Idempotent-Replayed"] == "true"
+    assert len(record_of(client, gid)["hands"]) == 1 and version_of(client, gid) == 2
+
+
+def test_wait_while_an_old_key_has_no_answer(app, client, make_game):
+    """A key left without its answer by an earlier version (its write committed first, its
+    answer after): a repeat is told to wait and is never carried out a second time."""
+    from app.db import get_session
+    from app.models import IdempotencyRecord, User
+
+    gid = make_game("ru32")
+    url, fields = entry_form(client, gid)
+    typed = tricks(fields, [1, 2, 3, 2])
+    body = urlencode([(k, v) for k, v in typed.items() if k != "csrf_token"]).encode()
+    with app.app_context():
+        session = get_session()
+        uid = session.query(User.id).filter_by(username="directora").scalar()
+        session.add(IdempotencyRecord(user_id=uid, key=KEY, request_digest=idempotency.request_digest(
+            "POST", url, body)))
+        session.commit()
     again = send(client, url, typed)
     assert again.status_code == 409
     answer = again.get_json()
     assert answer["state"] == "wait" and "still being carried out" in answer["problems"][0]
     assert again.headers["Cache-Control"] == "no-store"
-    assert len(record_of(client, gid)["hands"]) == 1 and version_of(client, gid) == 2
+    assert record_of(client, gid)["hands"] == [] and version_of(client, gid) == 1
+
+
+def test_expired_keys_are_swept_a_bounded_number_at_a_time(app, client, make_game):
+    """Keys older than KEEP_FOR go when new keys come, at most SWEEP per new key, whether
+    the new key's write is saved or refused."""
+    from sqlalchemy import func, select
+
+    from app.db import get_session, utcnow
+    from app.models import IdempotencyRecord, User
+
+    gid = make_game("ru32")
+    url, fields = entry_form(client, gid)
+    old = utcnow() - idempotency.KEEP_FOR - idempotency.KEEP_FOR / 10
+    with app.app_context():
+        session = get_session()
+        uid = session.query(User.id).filter_by(username="directora").scalar()
+        session.add_all(IdempotencyRecord(user_id=uid, key=f"old-{n}", request_digest="x", status=200,
+                                          created_at=old) for n in range(idempotency.SWEEP + 5))
+        session.commit()
+
+    def count() -> int:
+        with app.app_context():
+            return int(get_session().scalar(select(func.count()).select_from(IdempotencyRecord)))
+
+    refused = send(client, url, tricks(fields, [1, 2, 3, 3]), key="new-1")
+    assert refused.get_json()["state"] == "refused"
+    assert count() == 5 + 1
+    saved = send(client, url, tricks(fields, [1, 2, 3, 2]), key="new-2")
+    assert saved.get_json()["state"] == "saved"
+    assert count() == 2
