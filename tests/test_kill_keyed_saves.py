@@ -29,7 +29,8 @@ from tests.api.test_api import RIFKI, bearer, token_for
 from tests.conftest import make_app
 from tests.test_deploy import CONF, ROOT, free_port
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="gunicorn needs POSIX")
+pytestmark = [pytest.mark.every_database,
+              pytest.mark.skipif(sys.platform == "win32", reason="gunicorn needs POSIX")]
 
 ROUNDS = 4
 GAMES = 3

@@ -26,7 +26,7 @@ from tests.conftest import PG_DSN, REPO
 pytestmark = pytest.mark.every_database
 
 GUNICORN = Path(sys.executable).with_name("gunicorn")
-STARTS = {"sqlite": 4, "postgres": 2}
+STARTS = {"sqlite": 2, "postgres": 2}
 
 
 def _free_port() -> int:
