@@ -4,6 +4,8 @@
 - A stale version (two scorers saving at once): 409 with a clear message.
 - Other HTTP errors: HTML page or JSON `{"error": {"code", "message", "field"}}`,
   whichever the client asked for. The 500 handler rolls the session back.
+- The database away (stopped, restarting, locked beyond its timeout): 503 with Retry-After,
+  logged once per outage.
 - The 500 page can never fail: it is rendered from ``errors/server_error.html`` with plain
   strings (no database, no ``current_user``, no context processor), falls back to a fixed
   page if even that breaks, and carries the security headers itself (an ``after_request``
@@ -11,12 +13,15 @@
 """
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, g, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from app.rules import RecordError
@@ -112,9 +117,8 @@ def _words() -> tuple[str, str, str]:
         return "en", "Something went wrong on our side.", "Back to the games"
 
 
-def _server_error(e: Exception) -> Any:
-    """The 500 answer: the session rolled back (a failing database is let be), then a page
-    or JSON body that needs nothing that can fail, with the security headers set here."""
+def _drop_session() -> None:
+    """The request's session rolled back and closed (a failing database is let be)."""
     session = g.pop("db_session", None)
     if session is not None:
         try:
@@ -122,19 +126,90 @@ def _server_error(e: Exception) -> Any:
             session.close()
         except Exception:  # noqa: BLE001 - the database may be what failed
             pass
-    lang, message, back = _words()
+
+
+def _plain_page(status: int, code: str, message: str, back: str, lang: str) -> Any:
+    """A page or JSON body that needs nothing that can fail (no database, no current_user,
+    no context processor), with the security headers set here."""
     try:
         if wants_json():
-            response = jsonify({"error": {"code": "server-error", "message": message,
-                                          "field": None}})
+            response = jsonify({"error": {"code": code, "message": message, "field": None}})
         else:
             template = current_app.jinja_env.get_template("errors/server_error.html")
             response = current_app.response_class(
-                template.render(lang=lang, message=message, back=back), mimetype="text/html")
+                template.render(lang=lang, message=message, back=back, status=status),
+                mimetype="text/html")
     except Exception:  # noqa: BLE001 - the last resort: a fixed page
         response = current_app.response_class(FALLBACK_500, mimetype="text/html")
-    response.status_code = 500
+    response.status_code = status
     return security_headers(response)
+
+
+def _server_error(e: Exception) -> Any:
+    """The 500 answer: the session rolled back, then a page that cannot fail."""
+    _drop_session()
+    lang, message, back = _words()
+    return _plain_page(500, "server-error", message, back, lang)
+
+
+#: Seconds a client is asked to wait before trying again while the database is away.
+RETRY_AFTER = 5
+log = logging.getLogger("kingsheet.database")
+#: When this process first saw the database away (0: it answers): one log line per outage
+#: and one when it is back, not a traceback per request.
+_OUTAGE = {"since": 0.0}
+
+
+#: What SQLite says when its file cannot be had now (locked beyond the busy timeout, gone).
+_SQLITE_AWAY = ("database is locked", "database is busy", "unable to open database", "disk i/o error")
+
+
+def is_database_away(e: Exception) -> bool:
+    """Whether a database error means the database cannot be reached now (connection lost or
+    refused, the server shutting down, a SQLite file locked or unreadable), rather than a
+    statement the database refused."""
+    if getattr(e, "connection_invalidated", False):
+        return True
+    orig = getattr(e, "orig", None)
+    module = type(orig).__module__ if orig is not None else ""
+    if module.startswith("psycopg"):
+        # psycopg raises its OperationalError itself for connections; a refused statement is
+        # a subclass with a SQLSTATE (e.g. "57P01" admin shutdown is still the server away)
+        sqlstate = getattr(orig, "sqlstate", None)
+        return sqlstate is None or sqlstate.startswith(("08", "57P"))
+    text = str(orig if orig is not None else e).lower()
+    return any(words in text for words in _SQLITE_AWAY)
+
+
+def _database_away(e: Exception) -> Any:
+    """503 with Retry-After while the database cannot be reached (a stopped or restarting
+    PostgreSQL, a SQLite file locked beyond its busy timeout): the page says so in the
+    page's language, the API with the code ``unavailable``; nothing saved is lost."""
+    if not is_database_away(e):
+        return _server_error(e)             # a query that is wrong, not a database away
+    _drop_session()
+    if not _OUTAGE["since"]:
+        _OUTAGE["since"] = time.monotonic()
+        first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        log.error("database unavailable: %s: %s", type(getattr(e, "orig", None) or e).__name__, first[:200])
+    lang, _message, back = _words()
+    try:
+        message = str(_("The score sheet's database is not answering. Nothing saved is lost: "
+                        "try again in a few seconds."))
+    except Exception:  # noqa: BLE001 - as the 500 page: never fail on a broken catalog
+        message = "The score sheet's database is not answering. Nothing saved is lost: " \
+                  "try again in a few seconds."
+    response = _plain_page(503, "unavailable", message, back, lang)
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
+def _database_back(response: Any) -> Any:
+    """After an outage, the first request that read the database again says so in the log."""
+    if _OUTAGE["since"] and response.status_code != 503 and "db_session" in g:
+        log.warning("database available again after %.0f s", time.monotonic() - _OUTAGE["since"])
+        _OUTAGE["since"] = 0.0
+    return response
 
 
 #: Each error and its handler, registered in this order.
@@ -145,6 +220,8 @@ _HANDLERS: tuple[tuple[type[Exception] | int, Callable[[Any], Any]], ...] = (
     (ConflictError, _conflict_error),
     (LockedError, _locked_error),
     (ForbiddenError, _forbidden_error),
+    (OperationalError, _database_away),
+    (InterfaceError, _database_away),
     (HTTPException, _http_error),
     (500, _server_error),
 )
@@ -153,3 +230,4 @@ _HANDLERS: tuple[tuple[type[Exception] | int, Callable[[Any], Any]], ...] = (
 def init_app(app: Flask) -> None:
     for error, handler in _HANDLERS:
         app.register_error_handler(error, handler)
+    app.after_request(_database_back)

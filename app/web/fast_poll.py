@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.http import parse_cookie, parse_etags
 
 from app import security
@@ -115,8 +116,11 @@ class FastPoll:
         if login is None:
             return None
         user_id, generation = login
-        with self.engine.connect() as connection:     # no ORM session: a row is all it reads
-            stamp, current = queries.game_stamp_for(connection, int(found.group(1)), user_id)
+        try:
+            with self.engine.connect() as connection:     # no ORM session: a row is all it reads
+                stamp, current = queries.game_stamp_for(connection, int(found.group(1)), user_id)
+        except SQLAlchemyError:     # the database away: the app answers (503, Retry-After)
+            return None
         if stamp is None or current != generation:
             return None
         etag = etag_of(stamp.version, stamp.confirmations)
