@@ -7,7 +7,6 @@ changed) and fetch themselves again when it changes (static/js/event_live.js).
 """
 from __future__ import annotations
 
-import csv
 import io
 from datetime import date
 from typing import Any
@@ -23,7 +22,7 @@ from app.rules import PROFILES
 from app.services import events, exports, links, standings
 from app.services.errors import BadInput
 from app.web.auth import actor, user
-from app.web.common import found_or_404, lang
+from app.web.common import SafeCsvWriter, found_or_404, lang
 from app.web.messages import service_text
 from app.web.words import OPTION_LABELS
 
@@ -270,7 +269,7 @@ def standings_csv(event_id: int) -> Response:
     event = load_event_or_404(event_id)
     table = events.standings(get_session(), event)
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = SafeCsvWriter(out)      # a player named "=HYPERLINK(...)" stays text
     writer.writerow([_("Place"), _("Player"), *[_("Round %(n)s", n=i + 1) for i in range(table.rounds)],
                      _("Total"), _("Game points"), _("Tables won")])
     for row in table.rows:

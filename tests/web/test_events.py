@@ -209,3 +209,16 @@ def test_the_swap_lists_read_as_wtforms_writes_them(app, client):
             field.choices = choices
             assert written.group(0) == str(field(id=element_id))
     assert "<b>" not in page.split('id="swap-first"')[1].split("</select>")[0]
+
+
+def test_the_standings_csv_keeps_a_name_that_looks_like_a_formula_as_text(app, client):
+    """A player named like a formula is written with a leading apostrophe, so a spreadsheet
+    shows it as text and never runs it (issue 38: the standings CSV was not formula-safe)."""
+    names = ["=SUM(A1:A9)", "+Tomás", "@Carla", "-Dani", "Eva", "Fermín", "Gema", "Hugo"]
+    r = create(client, names=names, rounds="1")
+    assert r.status_code == 303, r.get_data(as_text=True)[:800]
+    event_id = int(r.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+    body = client.get(f"/events/{event_id}/standings.csv").get_data(as_text=True)
+    cells = [c for row in csv.reader(io.StringIO(body.lstrip("\ufeff"))) for c in row]
+    assert not [c for c in cells if c[:1] in ("=", "+", "@") or (c[:1] == "-" and not c[1:].isdigit())], cells
+    assert {"'=SUM(A1:A9)", "'+Tomás", "'@Carla", "'-Dani"} <= set(cells)
