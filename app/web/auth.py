@@ -74,7 +74,7 @@ ROLES_NEEDED: dict[str, frozenset[Role]] = {
     "users.revoke_tokens": frozenset({Role.DIRECTOR}),
     # events: directors create and run them (events.screen and events.live check a link's key)
     **{f"events.{name}": frozenset({Role.DIRECTOR})
-       for name in ("new", "draw", "swap", "late", "share", "table_codes")},
+       for name in ("new", "draw", "swap", "late", "share", "table_codes", "event_pdf")},
     "api_events.new_event": frozenset({Role.DIRECTOR}),
     "api_events.draw_round": frozenset({Role.DIRECTOR}),
 }

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 
 from pypdf import PdfReader
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from app.db import get_session
 from app.models import Event, Player, StoredResult
@@ -222,3 +222,24 @@ def test_the_standings_csv_keeps_a_name_that_looks_like_a_formula_as_text(app, c
     cells = [c for row in csv.reader(io.StringIO(body.lstrip("\ufeff"))) for c in row]
     assert not [c for c in cells if c[:1] in ("=", "+", "@") or (c[:1] == "-" and not c[1:].isdigit())], cells
     assert {"'=SUM(A1:A9)", "'+Tomás", "'@Carla", "'-Dani"} <= set(cells)
+
+
+def test_only_a_director_queues_the_events_pdf(app, client):
+    """The event's PDF is a bulk export job: a director's to start (issues 38 and 41). A
+    player or scorer sees no PDF button and is refused (403), and no job is queued."""
+    from app.models import ExportJob
+    from tests.conftest import ensure_user
+
+    r = create(client, names=NAMES[:8], rounds="1")
+    assert r.status_code == 303
+    event_id = int(r.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+    assert 'id="event-pdf"' in client.get(f"/events/{event_id}").get_data(as_text=True)
+    for role in ("player", "scorer"):
+        ensure_user(app, f"u-{role}", role)
+        other = app.test_client(user=f"u-{role}", role=role)
+        page = other.get(f"/events/{event_id}")
+        assert page.status_code == 200 and 'id="event-pdf"' not in page.get_data(as_text=True)
+        assert other.post(f"/events/{event_id}/pdf", data={}).status_code == 403
+    with app.app_context():
+        assert get_session().scalar(select(func.count()).select_from(ExportJob)) == 0
+    assert client.post(f"/events/{event_id}/pdf", data={}).status_code == 303
