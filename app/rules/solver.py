@@ -11,9 +11,12 @@ engine's own (:func:`app.rules.checks.judge_play`, asked only where the
 :func:`app.rules.play.play_out` asks it); tricks are won by :func:`app.rules.play.trick_winner`.
 
 What makes it fast enough: bit sets for hands, a transposition table at each trick's start
-(keyed by the cards played, the leader and the one piece of the past that still moves a
-score: the owner's paid tricks under subastas' per-trick settlement), bounds from what is
-left to win, and equivalent cards searched once (two cards of one suit in one hand, worth
+keyed without the ranks' names (per suit, who holds each card still out from the highest
+down and what kind of card it is; the leader; and the one piece of the past that still
+moves a score: the owner's paid tricks under subastas' per-trick settlement), so that
+positions differing only in which low cards already fell share their values; the history
+heuristic (cards that cut a search off before are tried first), bounds from what is left
+to win, and equivalent cards searched once (two cards of one suit in one hand, worth
 the same, with no card still in play by another seat or on the table between them, lead to
 the same values). A ``horizon`` stops the search at the start of a trick and values the
 rest by its bound (the least the seat can score for ``guaranteed``, the most for
@@ -162,6 +165,13 @@ class Search:
         #: a horizon stopped some line (the values are bounds, not exact)
         self.cut = False
         self._best = -1
+        self.history = [[0] * 52 for _ in range(4)]
+        classes: dict[tuple[int, bool, bool, bool], int] = {}
+        self._cls = tuple(classes.setdefault(
+            (table.card_values[c], c == KH, bool(table.rules.penalty_mask & BIT[c]),
+             bool(table.scoring_mask & BIT[c])), len(classes)) for c in range(52))
+        self._suit_codes: dict[tuple[int, int, int, int], int] = {}
+        self._patterns: dict[tuple[int, ...], int] = {}
 
     # --- the tree -----------------------------------------------------------------------
     def value_after(self, state: State, card: int, lo: int, hi: int, guess: int) -> int:
@@ -189,7 +199,7 @@ class Search:
         if state.k >= table.n_tricks or (
                 table.ends_early and played & table.scoring_mask == table.scoring_mask):
             return 0
-        key = played | state.leader << 52 | state.paid << 54
+        key = self._key(state.hands, state.leader, state.paid)
         entry = self.tt.get(key)
         if entry is None:
             lo, hi = table.rest_bounds(state.k, table.deck & ~played, state.paid)
@@ -203,15 +213,47 @@ class Search:
             return lo
         if hi <= alpha:
             return hi
+        if first >= 0:
+            first = _card_at(state.hands, first)
         a, b = max(alpha, lo), min(beta, hi)
         value = self._turn(state, a, b, first)
+        best = _place_of(state.hands, self._best)
         if value <= a:
-            self.tt[key] = (lo, value, self._best)
+            self.tt[key] = (lo, value, best)
         elif value >= b:
-            self.tt[key] = (value, hi, self._best)
+            self.tt[key] = (value, hi, best)
         else:
-            self.tt[key] = (value, value, self._best)
+            self.tt[key] = (value, value, best)
         return value
+
+    def _key(self, hands: list[int], leader: int, paid: int) -> int:
+        """The transposition key of a trick start: the leader, the owner's paid tricks and,
+        per suit, who holds each card still out from the highest down, with its class
+        (worth, K♥, penalty card, scoring card). Two positions with the same key are the
+        same game up to the ranks' names (tricks are won by rank order within a suit, and
+        every rule reads ranks only through that order)."""
+        h0, h1, h2, h3 = hands
+        codes = self._suit_codes
+        key = leader | paid << 2
+        for sm in SUIT_MASK:
+            t = (h0 & sm, h1 & sm, h2 & sm, h3 & sm)
+            code = codes.get(t)
+            if code is None:
+                code = codes[t] = self._suit_code(t)
+            key = key << 32 | code
+        return key
+
+    def _suit_code(self, held: tuple[int, int, int, int]) -> int:
+        rest = held[0] | held[1] | held[2] | held[3]
+        pattern = []
+        cls = self._cls
+        while rest:
+            c = rest.bit_length() - 1
+            rest ^= 1 << c
+            bit = 1 << c
+            holder = 0 if held[0] & bit else 1 if held[1] & bit else 2 if held[2] & bit else 3
+            pattern.append(holder << 8 | cls[c])
+        return self._patterns.setdefault(tuple(pattern), len(self._patterns))
 
     def _turn(self, state: State, alpha: int, beta: int, first: int = -1) -> int:
         """The seat to play chooses among its (representative) legal cards."""
@@ -234,6 +276,8 @@ class Search:
                 if v < beta:
                     beta = v
             if alpha >= beta:
+                # the history heuristic: a card that cut off here is tried early elsewhere
+                self.history[seat][card] += 1 << (self.table.n_tricks - state.k)
                 break
         self._best = best_card
         return best
@@ -281,6 +325,8 @@ class Search:
             return cards
         if pos == 3:
             return self._by_gain(state, cards, maximise)
+        history = self.history[seat]
+        cards.sort(key=lambda c: -history[c])
         if first in cards:
             cards.remove(first)
             cards.insert(0, first)
@@ -297,6 +343,20 @@ class Search:
             scored.append((-gain if maximise else gain, c))
         scored.sort()
         return [c for _, c in scored]
+
+
+def _place_of(hands: list[int], card: int) -> int:
+    """A card as its suit and how many cards of that suit still out rank above it."""
+    out = (hands[0] | hands[1] | hands[2] | hands[3]) & ABOVE[card]
+    return SUIT_OF[card] << 4 | out.bit_count()
+
+
+def _card_at(hands: list[int], place: int) -> int:
+    """The card at a place of :func:`_place_of` in these hands."""
+    out = (hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[place >> 4]
+    for _ in range(place & 15):
+        out ^= 1 << (out.bit_length() - 1)
+    return out.bit_length() - 1
 
 
 def legal_mask(table: Table, state: State, seat: int) -> int:
