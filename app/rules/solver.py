@@ -65,13 +65,18 @@ class Table:
     def trick_gain(self, k: int, winner: int, cards: int, paid: int) -> int:
         """What trick ``k`` (0-based) holding ``cards``, won by ``winner``, is worth to the
         seat, the owner having ``paid`` tricks settled before it."""
+        worth = 0
+        while cards:
+            low = cards & -cards
+            worth += self.card_values[low.bit_length() - 1]
+            cards ^= low
+        return self.gain_of(k, winner, worth, paid)
+
+    def gain_of(self, k: int, winner: int, worth: int, paid: int) -> int:
+        """:meth:`trick_gain` of a trick whose cards are ``worth`` that much together."""
         gain = 0
         if winner == self.seat:
-            gain = self.trick_value + (self.last_value if k >= self.n_tricks - 2 else 0)
-            while cards:
-                low = cards & -cards
-                gain += self.card_values[low.bit_length() - 1]
-                cards ^= low
+            gain = self.trick_value + worth + (self.last_value if k >= self.n_tricks - 2 else 0)
         if winner == self.owner and self.per_trick and self.per_trick * paid < self.most:
             step = min(self.most, self.per_trick * (paid + 1)) - self.per_trick * paid
             gain += step if self.seat == self.owner else -step if self.seat == self.buyer else 0
@@ -199,6 +204,8 @@ class Search:
         if state.k >= table.n_tricks or (
                 table.ends_early and played & table.scoring_mask == table.scoring_mask):
             return 0
+        if state.k == table.n_tricks - 1:
+            return self._final(state)
         key = self._key(state.hands, state.leader, state.paid)
         entry = self.tt.get(key)
         if entry is None:
@@ -225,6 +232,15 @@ class Search:
         else:
             self.tt[key] = (value, value, best)
         return value
+
+    def _final(self, state: State) -> int:
+        """The last trick: every seat has one card left, so it plays itself."""
+        self.nodes += 4
+        hands, leader, values = state.hands, state.leader, self.table.card_values
+        cards = [hands[(leader + i) & 3].bit_length() - 1 for i in range(4)]
+        winner = (leader + trick_winner(cards, self.table.trump)) & 3
+        worth = values[cards[0]] + values[cards[1]] + values[cards[2]] + values[cards[3]]
+        return self.table.gain_of(state.k, winner, worth, state.paid)
 
     def _key(self, hands: list[int], leader: int, paid: int) -> int:
         """The transposition key of a trick start: the leader, the owner's paid tricks and,
@@ -260,7 +276,9 @@ class Search:
         pos = len(state.trick)
         seat = (state.leader + pos) & 3
         maximise = self.possible or seat == self.table.seat
-        cards = self.order(state, seat, pos, maximise, first)
+        if pos == 3:
+            return self._last(state, seat, maximise, alpha, beta)
+        cards = self.order(state, seat, first)
         best = -INF if maximise else INF
         best_card = cards[0]
         child = self._child
@@ -281,6 +299,70 @@ class Search:
                 break
         self._best = best_card
         return best
+
+    def _last(self, state: State, seat: int, maximise: bool, alpha: int, beta: int) -> int:
+        """The trick's last card: what each choice makes of the trick is known before it is
+        played (the choices are tried best first); then the next trick from its winner."""
+        table, hands = self.table, state.hands
+        choices = self._last_choices(state, seat, maximise)
+        played, leader, paid, trick = state.played, state.leader, state.paid, state.trick
+        before = played | BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]]
+        state.trick = []
+        state.k += 1
+        best = -INF if maximise else INF
+        best_card = choices[0][2]
+        for _, winner, card, gain in choices:
+            self.nodes += 1
+            if not self.nodes & CLOCK_MASK and time.perf_counter() > self.deadline:
+                raise OutOfTime
+            bit = BIT[card]
+            hands[seat] ^= bit
+            state.played = before | bit
+            state.leader = winner
+            state.paid = table.paid_after(winner, paid)
+            v = gain + self.trick_start(state, alpha - gain, beta - gain)
+            hands[seat] |= bit
+            if maximise:
+                if v > best:
+                    best, best_card = v, card
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best, best_card = v, card
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                break
+        state.played, state.leader, state.paid, state.trick = played, leader, paid, trick
+        state.k -= 1
+        self._best = best_card
+        return best
+
+    def _last_choices(self, state: State, seat: int, maximise: bool
+                      ) -> list[tuple[int, int, int, int]]:
+        """(order, winner, card, gain) of each choice for the trick's last card, best first."""
+        table = self.table
+        trump, values = table.trump, table.card_values
+        c0, c1, c2 = state.trick
+        top, pos, suit = c0, 0, SUIT_OF[c0]
+        for i, c in ((1, c1), (2, c2)):
+            s = SUIT_OF[c]
+            if s == suit:
+                if c > top:
+                    top, pos = c, i
+            elif s == trump:
+                top, pos, suit = c, i, s
+        holder = (state.leader + pos) & 3
+        worth = values[c0] + values[c1] + values[c2]
+        k, paid = state.k, state.paid
+        out = []
+        for c in representatives(table, state, legal_mask(table, state, seat), seat):
+            s = SUIT_OF[c]
+            winner = seat if (c > top if s == suit else s == trump) else holder
+            gain = table.gain_of(k, winner, worth + values[c], paid)
+            out.append((-gain if maximise else gain, winner, c, gain))
+        out.sort()
+        return out
 
     def _child(self, state: State, card: int, alpha: int, beta: int) -> int:
         """Plays ``card`` for the seat to play, values what follows, takes it back."""
@@ -317,32 +399,18 @@ class Search:
         return value
 
     # --- the moves ----------------------------------------------------------------------
-    def order(self, state: State, seat: int, pos: int, maximise: bool, first: int) -> list[int]:
-        """The seat's legal cards, one per class of equivalent cards, best guesses first."""
+    def order(self, state: State, seat: int, first: int) -> list[int]:
+        """The seat's legal cards, one per class of equivalent cards, best guesses first: the
+        table's best card, then by history (not the trick's last card: :meth:`_last`)."""
         table = self.table
         cards = representatives(table, state, legal_mask(table, state, seat), seat)
         if len(cards) < 2:
             return cards
-        if pos == 3:
-            return self._by_gain(state, cards, maximise)
-        history = self.history[seat]
-        cards.sort(key=lambda c: -history[c])
+        cards.sort(key=self.history[seat].__getitem__, reverse=True)
         if first in cards:
             cards.remove(first)
             cards.insert(0, first)
         return cards
-
-    def _by_gain(self, state: State, cards: list[int], maximise: bool) -> list[int]:
-        """The last card of a trick: the choices ordered by what the trick gives the seat."""
-        table, trick = self.table, state.trick
-        base = BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]]
-        scored = []
-        for c in cards:
-            winner = (state.leader + trick_winner([*trick, c], table.trump)) & 3
-            gain = table.trick_gain(state.k, winner, base | BIT[c], state.paid)
-            scored.append((-gain if maximise else gain, c))
-        scored.sort()
-        return [c for _, c in scored]
 
 
 def _place_of(hands: list[int], card: int) -> int:
