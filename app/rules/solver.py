@@ -171,12 +171,17 @@ class Search:
         self.cut = False
         self._best = -1
         self.history = [[0] * 52 for _ in range(4)]
+        #: the cards whose capture scores; every card when tricks score (or pay)
+        self._valued = table.deck if (table.trick_value or table.last_value or table.per_trick) \
+            else sum(BIT[c] for c in range(52) if table.card_values[c]) & table.deck
         classes: dict[tuple[int, bool, bool, bool], int] = {}
         self._cls = tuple(classes.setdefault(
             (table.card_values[c], c == KH, bool(table.rules.penalty_mask & BIT[c]),
              bool(table.scoring_mask & BIT[c])), len(classes)) for c in range(52))
         self._suit_codes: dict[tuple[int, int, int, int], int] = {}
         self._patterns: dict[tuple[int, ...], int] = {}
+        #: the hands' part of the key, by the hands themselves (searched again and again)
+        self._hands_keys: dict[tuple[int, int, int, int], int] = {}
 
     # --- the tree -----------------------------------------------------------------------
     def value_after(self, state: State, card: int, lo: int, hi: int, guess: int) -> int:
@@ -201,8 +206,7 @@ class Search:
         leader's choices."""
         table = self.table
         played = state.played
-        if state.k >= table.n_tricks or (
-                table.ends_early and played & table.scoring_mask == table.scoring_mask):
+        if self._settled(state):
             return 0
         if state.k == table.n_tricks - 1:
             return self._final(state)
@@ -233,6 +237,13 @@ class Search:
             self.tt[key] = (value, value, best)
         return value
 
+    def _settled(self, state: State) -> bool:
+        """Whether nothing is left to score: the hand is over (or ends early here), or no
+        card left scores for the seat while tricks themselves do not."""
+        table, played = self.table, state.played
+        return (state.k >= table.n_tricks or not self._valued & ~played
+                or (table.ends_early and played & table.scoring_mask == table.scoring_mask))
+
     def _final(self, state: State) -> int:
         """The last trick: every seat has one card left, so it plays itself."""
         self.nodes += 4
@@ -248,16 +259,20 @@ class Search:
         (worth, K♥, penalty card, scoring card). Two positions with the same key are the
         same game up to the ranks' names (tricks are won by rank order within a suit, and
         every rule reads ranks only through that order)."""
-        h0, h1, h2, h3 = hands
-        codes = self._suit_codes
-        key = leader | paid << 2
-        for sm in SUIT_MASK:
-            t = (h0 & sm, h1 & sm, h2 & sm, h3 & sm)
-            code = codes.get(t)
-            if code is None:
-                code = codes[t] = self._suit_code(t)
-            key = key << 32 | code
-        return key
+        held = (hands[0], hands[1], hands[2], hands[3])
+        cards = self._hands_keys.get(held)
+        if cards is None:
+            h0, h1, h2, h3 = held
+            codes = self._suit_codes
+            cards = 0
+            for sm in SUIT_MASK:
+                t = (h0 & sm, h1 & sm, h2 & sm, h3 & sm)
+                code = codes.get(t)
+                if code is None:
+                    code = codes[t] = self._suit_code(t)
+                cards = cards << 32 | code
+            self._hands_keys[held] = cards
+        return cards << 8 | paid << 2 | leader
 
     def _suit_code(self, held: tuple[int, int, int, int]) -> int:
         rest = held[0] | held[1] | held[2] | held[3]
@@ -281,9 +296,18 @@ class Search:
         cards = self.order(state, seat, first)
         best = -INF if maximise else INF
         best_card = cards[0]
-        child = self._child
+        hands, trick, turn = state.hands, state.trick, self._turn
         for card in cards:
-            v = child(state, card, alpha, beta)
+            # the card played (as _child, inlined: this is the search's busiest loop)
+            self.nodes += 1
+            if not self.nodes & CLOCK_MASK and time.perf_counter() > self.deadline:
+                raise OutOfTime
+            bit = BIT[card]
+            hands[seat] ^= bit
+            trick.append(card)
+            v = turn(state, alpha, beta)
+            trick.pop()
+            hands[seat] |= bit
             if maximise:
                 if v > best:
                     best, best_card = v, card
