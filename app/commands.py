@@ -1,10 +1,12 @@
-"""Flask commands of the app: ``flask --app app games rebuild`` and ``games import``."""
+"""Flask commands of the app: ``flask --app app games rebuild``, ``games import`` and
+``analyse FILE --hand i --trick t --seat s`` (ANALYSIS.md §3)."""
 from __future__ import annotations
 
 import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import NoReturn
 
 import click
 from flask import Flask
@@ -90,5 +92,51 @@ def import_(paths: tuple[str, ...], day: datetime | None, who: str, workers: int
         sys.exit(1)
 
 
+def _whole(text: str | None) -> object:
+    """An option as an integer when it is one; else as given (the engine names the field)."""
+    from app.rules.analysis import MISSING
+
+    if text is None:
+        return MISSING
+    stripped = text.strip()
+    digits = stripped[1:] if stripped[:1] == "-" else stripped
+    return int(stripped) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else text
+
+
+@click.command("analyse")
+@click.argument("path", metavar="FILE")
+@click.option("--hand", help="The hand's index in the record, from 0.")
+@click.option("--trick", help="The trick's index in the hand, from 0.")
+@click.option("--seat", help="The seat about to play there, 0-3.")
+def analyse(path: str, hand: str | None, trick: str | None, seat: str | None) -> None:
+    """Analyse a play of a record file (- for standard input): print every card the seat
+    could have played, with what it could make sure of and reach (ANALYSIS.md §3).
+
+    An invalid record or position prints one line naming the field and exits 1."""
+    import json
+
+    from app.files import FileProblem, read_limited
+    from app.rules import RecordError
+    from app.rules.analysis import analyse as analyse_position
+    from app.rules.limits import read_json
+
+    try:
+        answer = analyse_position(read_json(read_limited(path)), _whole(hand), _whole(trick),
+                                  _whole(seat))
+    except FileProblem as e:
+        _fail(f"{path}: {e}")
+    except RecordError as e:
+        _fail(str(e))
+    except (RecursionError, MemoryError):
+        _fail("record: too large to analyse")
+    click.echo(json.dumps(answer, ensure_ascii=False, indent=2))
+
+
+def _fail(line: str) -> NoReturn:
+    click.echo(line.replace("\n", " "), err=True)
+    sys.exit(1)
+
+
 def init_app(app: Flask) -> None:
     app.cli.add_command(games_cli)
+    app.cli.add_command(analyse)

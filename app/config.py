@@ -55,6 +55,9 @@ DEFAULTS: dict[str, Any] = {
     # Behind the nginx of docs/deploy.md: 1. Never more than there really are: a client
     # could then choose its own address (and its own login throttle).
     "PROXY_COUNT": 0,
+    # The search time of one analysis of a disputed play (app/api/analysis.py, ANALYSIS.md
+    # §2: every request answers within 10 s); past it the values are sound bounds.
+    "ANALYSIS_BUDGET_S": 8.0,
 }
 
 ENV_KEYS = ("DATABASE_URL", "SECRET_KEY", "CLUB_TIME_ZONE", "PROXY_COUNT", "PDF_CACHE_DIR",

@@ -70,6 +70,9 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     from app.api import events as api_events
 
     api_events.init_app(app)
+    from app.api import analysis as api_analysis
+
+    api_analysis.init_app(app)
     from app.web import fast_poll
     fast_poll.init_app(app)     # outermost: "nothing changed" before Flask is entered
     return app

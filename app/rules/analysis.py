@@ -47,13 +47,29 @@ class Position:
     tricks_left: int
 
 
+class _Missing:
+    """A key the request left out (refused on that key, in ANALYSIS.md §3's order)."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+#: Pass it for a key a request (or command line) did not give.
+MISSING: Any = _Missing()
+
+
 def analyse(record: object, hand: object, trick: object, seat: object,
             budget_s: float = 8.0) -> dict[str, Any]:
-    """The answer of ANALYSIS.md §3 for the position (record, hand, trick, seat)."""
+    """The answer of ANALYSIS.md §3 for the position (record, hand, trick, seat); any of
+    them may be :data:`MISSING`."""
     start = time.perf_counter()
     result = _read_record(record)
     h, index = _read_hand(result, hand)
+    if trick is MISSING:
+        raise InputError.of("trick", "missing-key", "missing: a whole number")
     t = need_int(trick, "trick", 0, len(h.trick_cards) - 1)
+    if seat is MISSING:
+        raise InputError.of("seat", "missing-key", "missing: a seat (0-3)")
     s = need_seat(seat, "seat")
     position = build_position(result, h, t, s)
     alternatives = solve(position, start + budget_s)
@@ -61,8 +77,18 @@ def analyse(record: object, hand: object, trick: object, seat: object,
             "tricks_left": position.tricks_left, "alternatives": alternatives}
 
 
+def analyse_request(body: object, budget_s: float = 8.0) -> dict[str, Any]:
+    """:func:`analyse` of a request body ``{"record", "hand", "trick", "seat"}`` (other keys
+    are ignored); a body that is not an object lacks every key."""
+    data: dict[str, Any] = body if isinstance(body, dict) else {}
+    return analyse(data.get("record", MISSING), data.get("hand", MISSING),
+                   data.get("trick", MISSING), data.get("seat", MISSING), budget_s)
+
+
 def _read_record(record: object) -> GameResult:
     """The record replayed; its first defect as a 422 on ``record`` or ``record.<path>``."""
+    if record is MISSING:
+        raise InputError.of("record", "missing-key", "missing: the game record (RECORD.md)")
     try:
         check_value(record, "record")
         return load(record)
@@ -75,6 +101,8 @@ def _read_record(record: object) -> GameResult:
 
 def _read_hand(result: GameResult, hand: object) -> tuple[HandResult, int]:
     """The hand at index ``hand``, entered trick by trick with its deal."""
+    if hand is MISSING:
+        raise InputError.of("hand", "missing-key", "missing: a whole number")
     need_int(hand, "hand")
     assert isinstance(hand, int)
     if not result.hands:
@@ -242,4 +270,4 @@ def _at_horizon(table: Table, state: State, cards: list[int], horizon: int, dead
     return True
 
 
-__all__ = ["INF", "Position", "analyse", "build_position", "solve"]
+__all__ = ["INF", "MISSING", "Position", "analyse", "analyse_request", "build_position", "solve"]

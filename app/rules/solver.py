@@ -11,9 +11,12 @@ engine's own (:func:`app.rules.checks.judge_play`, asked only where the
 :func:`app.rules.play.play_out` asks it); tricks are won by :func:`app.rules.play.trick_winner`.
 
 What makes it fast enough: bit sets for hands, a transposition table at each trick's start
-(keyed by the cards played, the leader and the one piece of the past that still moves a
-score: the owner's paid tricks under subastas' per-trick settlement), bounds from what is
-left to win, and equivalent cards searched once (two cards of one suit in one hand, worth
+keyed without the ranks' names (per suit, who holds each card still out from the highest
+down and what kind of card it is; the leader; and the one piece of the past that still
+moves a score: the owner's paid tricks under subastas' per-trick settlement), so that
+positions differing only in which low cards already fell share their values; the history
+heuristic (cards that cut a search off before are tried first), bounds from what is left
+to win, and equivalent cards searched once (two cards of one suit in one hand, worth
 the same, with no card still in play by another seat or on the table between them, lead to
 the same values). A ``horizon`` stops the search at the start of a trick and values the
 rest by its bound (the least the seat can score for ``guaranteed``, the most for
@@ -22,11 +25,18 @@ rest by its bound (the least the seat can score for ``guaranteed``, the most for
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
-from app.rules.cards import ABOVE, BELOW, BIT, KH, SUIT_MASK, SUIT_OF
-from app.rules.checks import PlayRules, judge_play
-from app.rules.play import Referee, trick_winner
+from app.rules.cards import BIT, KH, SUIT_MASK, SUIT_OF
+from app.rules.play import trick_winner
+from app.rules.search_table import (
+    State,
+    Table,
+    card_at,
+    card_classes,
+    legal_mask,
+    place_of,
+    representatives,
+)
 
 INF = 1 << 40
 #: Nodes between two looks at the clock, less one (a power of two, less one).
@@ -35,117 +45,6 @@ CLOCK_MASK = 4095
 
 class OutOfTime(Exception):
     """The search's deadline passed (its partial work is dropped)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """The constants of one hand's search, for the seat ``seat``."""
-
-    deal: tuple[int, ...]           # each seat's dealt cards (bit sets)
-    deck: int                       # every card of the deck (bit set)
-    rules: PlayRules
-    referee: Referee
-    trump: int                      # -1: none
-    n_tricks: int
-    seat: int
-    card_values: tuple[int, ...]    # per card: what capturing it is worth (all elements)
-    same_class: tuple[int, ...]     # per card: the cards worth the same (the K♥: none)
-    trick_value: int                # per trick won
-    last_value: int                 # per one of the last two tricks won
-    ends_early: bool
-    scoring_mask: int
-    owner: int = -1                 # subastas' per-trick settlement: owner and buyer
-    buyer: int = -1
-    per_trick: int = 0              # what each of the owner's tricks moves, up to ``most``
-    most: int = 0
-
-    def trick_gain(self, k: int, winner: int, cards: int, paid: int) -> int:
-        """What trick ``k`` (0-based) holding ``cards``, won by ``winner``, is worth to the
-        seat, the owner having ``paid`` tricks settled before it."""
-        gain = 0
-        if winner == self.seat:
-            gain = self.trick_value + (self.last_value if k >= self.n_tricks - 2 else 0)
-            while cards:
-                low = cards & -cards
-                gain += self.card_values[low.bit_length() - 1]
-                cards ^= low
-        if winner == self.owner and self.per_trick and self.per_trick * paid < self.most:
-            step = min(self.most, self.per_trick * (paid + 1)) - self.per_trick * paid
-            gain += step if self.seat == self.owner else -step if self.seat == self.buyer else 0
-        return gain
-
-    def paid_after(self, winner: int, paid: int) -> int:
-        """The owner's settled tricks after a trick won by ``winner`` (capped where the
-        payment stops growing, so that equal futures share one key)."""
-        if winner == self.owner and self.per_trick and self.per_trick * paid < self.most:
-            return paid + 1
-        return paid
-
-    def rest_bounds(self, k: int, cards: int, paid: int) -> tuple[int, int]:
-        """The least and the most the seat can still score from trick ``k`` on, ``cards``
-        being every card not yet in a completed trick."""
-        lo, hi = self.trick_bounds[k]
-        for value, mask in self.value_masks:
-            n = (cards & mask).bit_count()
-            if value < 0:
-                lo += value * n
-            else:
-                hi += value * n
-        if self.per_trick and self.seat in (self.owner, self.buyer):
-            left = max(0, self.most - self.per_trick * paid)
-            room = min(left, self.per_trick * (self.n_tricks - k))
-            lo, hi = (lo, hi + room) if self.seat == self.owner else (lo - room, hi)
-        return lo, hi
-
-    @property
-    def trick_bounds(self) -> tuple[tuple[int, int], ...]:
-        """Per trick index k: the least and the most the tricks from k on are worth."""
-        return _trick_bounds(self.n_tricks, self.trick_value, self.last_value)
-
-    @property
-    def value_masks(self) -> tuple[tuple[int, int], ...]:
-        """The cards of each non-zero worth: (worth, bit set)."""
-        return _value_masks(self.card_values)
-
-
-_TRICK_BOUNDS: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = {}
-_VALUE_MASKS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
-
-
-def _trick_bounds(n: int, trick_value: int, last_value: int) -> tuple[tuple[int, int], ...]:
-    key = (n, trick_value, last_value)
-    found = _TRICK_BOUNDS.get(key)
-    if found is None:
-        rows = []
-        for k in range(n + 1):
-            worths = [trick_value + (last_value if j >= n - 2 else 0) for j in range(k, n)]
-            rows.append((sum(min(v, 0) for v in worths), sum(max(v, 0) for v in worths)))
-        found = _TRICK_BOUNDS[key] = tuple(rows)
-    return found
-
-
-def _value_masks(card_values: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    found = _VALUE_MASKS.get(card_values)
-    if found is None:
-        masks: dict[int, int] = {}
-        for c, v in enumerate(card_values):
-            if v:
-                masks[v] = masks.get(v, 0) | BIT[c]
-        found = _VALUE_MASKS[card_values] = tuple(sorted(masks.items()))
-    return found
-
-
-@dataclass(slots=True)
-class State:
-    """Where a hand stands: the cards still held, those of completed tricks, the trick
-    being played, its index and leader, the owner's settled tricks."""
-
-    hands: list[int]
-    played: int
-    trick: list[int]
-    k: int
-    leader: int
-    paid: int
 
 
 class Search:
@@ -162,6 +61,18 @@ class Search:
         #: a horizon stopped some line (the values are bounds, not exact)
         self.cut = False
         self._best = -1
+        self.history = [[0] * 52 for _ in range(4)]
+        #: the cards whose capture scores; every card when tricks score (or pay)
+        self._valued = table.deck if (table.trick_value or table.last_value or table.per_trick) \
+            else sum(BIT[c] for c in range(52) if table.card_values[c]) & table.deck
+        classes: dict[tuple[int, bool, bool, bool], int] = {}
+        self._cls = tuple(classes.setdefault(
+            (table.card_values[c], c == KH, bool(table.rules.penalty_mask & BIT[c]),
+             bool(table.scoring_mask & BIT[c])), len(classes)) for c in range(52))
+        self._suit_codes: dict[tuple[int, int, int, int], int] = {}
+        self._patterns: dict[tuple[int, ...], int] = {}
+        #: the hands' part of the key, by the hands themselves (searched again and again)
+        self._hands_keys: dict[tuple[int, int, int, int], int] = {}
 
     # --- the tree -----------------------------------------------------------------------
     def value_after(self, state: State, card: int, lo: int, hi: int, guess: int) -> int:
@@ -186,10 +97,11 @@ class Search:
         leader's choices."""
         table = self.table
         played = state.played
-        if state.k >= table.n_tricks or (
-                table.ends_early and played & table.scoring_mask == table.scoring_mask):
+        if self._settled(state):
             return 0
-        key = played | state.leader << 52 | state.paid << 54
+        if state.k == table.n_tricks - 1:
+            return self._final(state)
+        key = self._key(state.hands, state.leader, state.paid)
         entry = self.tt.get(key)
         if entry is None:
             lo, hi = table.rest_bounds(state.k, table.deck & ~played, state.paid)
@@ -203,27 +115,128 @@ class Search:
             return lo
         if hi <= alpha:
             return hi
+        if first >= 0:
+            first = card_at(state.hands, first)
         a, b = max(alpha, lo), min(beta, hi)
         value = self._turn(state, a, b, first)
+        best = place_of(state.hands, self._best)
         if value <= a:
-            self.tt[key] = (lo, value, self._best)
+            self.tt[key] = (lo, value, best)
         elif value >= b:
-            self.tt[key] = (value, hi, self._best)
+            self.tt[key] = (value, hi, best)
         else:
-            self.tt[key] = (value, value, self._best)
+            self.tt[key] = (value, value, best)
         return value
+
+    def _settled(self, state: State) -> bool:
+        """Whether nothing is left to score: the hand is over (or ends early here), or no
+        card left scores for the seat while tricks themselves do not."""
+        table, played = self.table, state.played
+        return (state.k >= table.n_tricks or not self._valued & ~played
+                or (table.ends_early and played & table.scoring_mask == table.scoring_mask))
+
+    def _final(self, state: State) -> int:
+        """The last trick: every seat has one card left, so it plays itself."""
+        self.nodes += 4
+        hands, leader, values = state.hands, state.leader, self.table.card_values
+        cards = [hands[(leader + i) & 3].bit_length() - 1 for i in range(4)]
+        winner = (leader + trick_winner(cards, self.table.trump)) & 3
+        worth = values[cards[0]] + values[cards[1]] + values[cards[2]] + values[cards[3]]
+        return self.table.gain_of(state.k, winner, worth, state.paid)
+
+    def _key(self, hands: list[int], leader: int, paid: int) -> int:
+        """The transposition key of a trick start: the leader, the owner's paid tricks and,
+        per suit, who holds each card still out from the highest down, with its class
+        (worth, K♥, penalty card, scoring card). Two positions with the same key are the
+        same game up to the ranks' names (tricks are won by rank order within a suit, and
+        every rule reads ranks only through that order)."""
+        held = (hands[0], hands[1], hands[2], hands[3])
+        cards = self._hands_keys.get(held)
+        if cards is None:
+            h0, h1, h2, h3 = held
+            codes = self._suit_codes
+            cards = 0
+            for sm in SUIT_MASK:
+                t = (h0 & sm, h1 & sm, h2 & sm, h3 & sm)
+                code = codes.get(t)
+                if code is None:
+                    code = codes[t] = self._suit_code(t)
+                cards = cards << 32 | code
+            self._hands_keys[held] = cards
+        return cards << 8 | paid << 2 | leader
+
+    def _suit_code(self, held: tuple[int, int, int, int]) -> int:
+        rest = held[0] | held[1] | held[2] | held[3]
+        pattern = []
+        cls = self._cls
+        while rest:
+            c = rest.bit_length() - 1
+            rest ^= 1 << c
+            bit = 1 << c
+            holder = 0 if held[0] & bit else 1 if held[1] & bit else 2 if held[2] & bit else 3
+            pattern.append(holder << 8 | cls[c])
+        return self._patterns.setdefault(tuple(pattern), len(self._patterns))
 
     def _turn(self, state: State, alpha: int, beta: int, first: int = -1) -> int:
         """The seat to play chooses among its (representative) legal cards."""
         pos = len(state.trick)
         seat = (state.leader + pos) & 3
         maximise = self.possible or seat == self.table.seat
-        cards = self.order(state, seat, pos, maximise, first)
+        if pos == 3:
+            return self._last(state, seat, maximise, alpha, beta)
+        cards = self.order(state, seat, first)
         best = -INF if maximise else INF
         best_card = cards[0]
-        child = self._child
+        hands, trick, turn = state.hands, state.trick, self._turn
         for card in cards:
-            v = child(state, card, alpha, beta)
+            # the card played (as _child, inlined: this is the search's busiest loop)
+            self.nodes += 1
+            if not self.nodes & CLOCK_MASK and time.perf_counter() > self.deadline:
+                raise OutOfTime
+            bit = BIT[card]
+            hands[seat] ^= bit
+            trick.append(card)
+            v = turn(state, alpha, beta)
+            trick.pop()
+            hands[seat] |= bit
+            if maximise:
+                if v > best:
+                    best, best_card = v, card
+                    if v > alpha:
+                        alpha = v
+            elif v < best:
+                best, best_card = v, card
+                if v < beta:
+                    beta = v
+            if alpha >= beta:
+                # the history heuristic: a card that cut off here is tried early elsewhere
+                self.history[seat][card] += 1 << (self.table.n_tricks - state.k)
+                break
+        self._best = best_card
+        return best
+
+    def _last(self, state: State, seat: int, maximise: bool, alpha: int, beta: int) -> int:
+        """The trick's last card: what each choice makes of the trick is known before it is
+        played (the choices are tried best first); then the next trick from its winner."""
+        table, hands = self.table, state.hands
+        choices = self._last_choices(state, seat, maximise)
+        played, leader, paid, trick = state.played, state.leader, state.paid, state.trick
+        before = played | BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]]
+        state.trick = []
+        state.k += 1
+        best = -INF if maximise else INF
+        best_card = choices[0][2]
+        for _, winner, card, gain in choices:
+            self.nodes += 1
+            if not self.nodes & CLOCK_MASK and time.perf_counter() > self.deadline:
+                raise OutOfTime
+            bit = BIT[card]
+            hands[seat] ^= bit
+            state.played = before | bit
+            state.leader = winner
+            state.paid = table.paid_after(winner, paid)
+            v = gain + self.trick_start(state, alpha - gain, beta - gain)
+            hands[seat] |= bit
             if maximise:
                 if v > best:
                     best, best_card = v, card
@@ -235,8 +248,36 @@ class Search:
                     beta = v
             if alpha >= beta:
                 break
+        state.played, state.leader, state.paid, state.trick = played, leader, paid, trick
+        state.k -= 1
         self._best = best_card
         return best
+
+    def _last_choices(self, state: State, seat: int, maximise: bool
+                      ) -> list[tuple[int, int, int, int]]:
+        """(order, winner, card, gain) of each choice for the trick's last card, best first."""
+        table = self.table
+        trump, values = table.trump, table.card_values
+        c0, c1, c2 = state.trick
+        top, pos, suit = c0, 0, SUIT_OF[c0]
+        for i, c in ((1, c1), (2, c2)):
+            s = SUIT_OF[c]
+            if s == suit:
+                if c > top:
+                    top, pos = c, i
+            elif s == trump:
+                top, pos, suit = c, i, s
+        holder = (state.leader + pos) & 3
+        worth = values[c0] + values[c1] + values[c2]
+        k, paid = state.k, state.paid
+        out = []
+        for c in representatives(table, state, legal_mask(table, state, seat), seat):
+            s = SUIT_OF[c]
+            winner = seat if (c > top if s == suit else s == trump) else holder
+            gain = table.gain_of(k, winner, worth + values[c], paid)
+            out.append((-gain if maximise else gain, winner, c, gain))
+        out.sort()
+        return out
 
     def _child(self, state: State, card: int, alpha: int, beta: int) -> int:
         """Plays ``card`` for the seat to play, values what follows, takes it back."""
@@ -273,89 +314,19 @@ class Search:
         return value
 
     # --- the moves ----------------------------------------------------------------------
-    def order(self, state: State, seat: int, pos: int, maximise: bool, first: int) -> list[int]:
-        """The seat's legal cards, one per class of equivalent cards, best guesses first."""
+    def order(self, state: State, seat: int, first: int) -> list[int]:
+        """The seat's legal cards, one per class of equivalent cards, best guesses first: the
+        table's best card, then by history (not the trick's last card: :meth:`_last`)."""
         table = self.table
         cards = representatives(table, state, legal_mask(table, state, seat), seat)
         if len(cards) < 2:
             return cards
-        if pos == 3:
-            return self._by_gain(state, cards, maximise)
+        cards.sort(key=self.history[seat].__getitem__, reverse=True)
         if first in cards:
             cards.remove(first)
             cards.insert(0, first)
         return cards
 
-    def _by_gain(self, state: State, cards: list[int], maximise: bool) -> list[int]:
-        """The last card of a trick: the choices ordered by what the trick gives the seat."""
-        table, trick = self.table, state.trick
-        base = BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]]
-        scored = []
-        for c in cards:
-            winner = (state.leader + trick_winner([*trick, c], table.trump)) & 3
-            gain = table.trick_gain(state.k, winner, base | BIT[c], state.paid)
-            scored.append((-gain if maximise else gain, c))
-        scored.sort()
-        return [c for _, c in scored]
 
-
-def legal_mask(table: Table, state: State, seat: int) -> int:
-    """The cards ``seat`` may play now (RULES.md §1, §3, §4): the engine's judge, asked only
-    where the referee's masks say some rule may concern the play."""
-    held = state.hands[seat]
-    trick = state.trick
-    referee = table.referee
-    if not trick:
-        need = held & referee.lead_mask
-        candidates = held
-    else:
-        led = SUIT_OF[trick[0]]
-        same = held & SUIT_MASK[led]
-        if same:
-            candidates, need = same, held & referee.follow_by_suit[led]
-        else:
-            candidates, need = held, held & referee.void_by_suit[led]
-    if not need:
-        return candidates
-    legal = 0
-    trick_no, broken = state.k + 1, state.played
-    rules, trump = table.rules, table.trump
-    rest = candidates
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        if judge_play(rules, trump, trick_no, trick, low.bit_length() - 1, held, broken) is None:
-            legal |= low
-    return legal
-
-
-def representatives(table: Table, state: State, legal: int, seat: int) -> list[int]:
-    """One card of each class of equivalent legal cards (the highest): same suit, same
-    worth, and no card between them still held by another seat or on the table."""
-    if not legal & (legal - 1):
-        return [legal.bit_length() - 1]
-    hands = state.hands
-    live = (hands[0] | hands[1] | hands[2] | hands[3]) & ~hands[seat]
-    for c in state.trick:
-        live |= BIT[c]
-    out = []
-    same_class, below_of, above_of = table.same_class, BELOW, ABOVE
-    while legal:
-        card = legal.bit_length() - 1
-        out.append(card)
-        below = below_of[card]
-        legal &= below | ~SUIT_MASK[SUIT_OF[card]]
-        blockers = live & below
-        if blockers:
-            below &= above_of[blockers.bit_length() - 1]
-        legal &= ~(below & same_class[card])
-    return out
-
-
-def card_classes(card_values: tuple[int, ...]) -> tuple[int, ...]:
-    """Per card, the cards worth the same as it (the K♥, which some rules name, has none)."""
-    by_value: dict[int, int] = {}
-    for c, v in enumerate(card_values):
-        if c != KH:
-            by_value[v] = by_value.get(v, 0) | BIT[c]
-    return tuple(0 if c == KH else by_value[v] for c, v in enumerate(card_values))
+__all__ = ["CLOCK_MASK", "INF", "OutOfTime", "Search", "State", "Table", "card_classes", "legal_mask",
+           "representatives"]

@@ -5,7 +5,8 @@ protected the day it is added:
 
 - **public** endpoints (below) are open to anyone: logging in, the first-director page
   (only while there is no user), the share-link views, the rules pages, the language
-  switch, the site's files and ``POST /api/v1/score`` (it stores nothing);
+  switch, the site's files, ``POST /api/v1/score`` and ``POST /api/v1/analysis`` (they
+  store nothing);
 - everything else needs a logged-in user: an anonymous page request is redirected to
   ``/login?next=…``, an ``/api/`` (or JSON) request gets 401;
 - an endpoint of one game (``game_id`` in the address) that changes it, or shows a form
@@ -58,8 +59,8 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: Open to anyone (endpoints, or blueprints ending in ".").
 PUBLIC = frozenset({"static", "auth.login", "auth.logout", "auth.setup", "prefs.set_language",
                     "site.favicon", "site.manifest", "site.service_worker", "site.offline",
-                    "rules.index", "rules.profile", "api.score", "api.docs", "api-docs.",
-                    "live.qr", "share.", "events.screen", "events.live"})
+                    "rules.index", "rules.profile", "api.score", "api_analysis.analyse_post",
+                    "api.docs", "api-docs.", "live.qr", "share.", "events.screen", "events.live"})
 #: Endpoints of one game that check the user themselves (a player confirms their own seat).
 SELF_CHECKED = frozenset({"table.confirm_sheet", "api.confirm_seat"})
 #: Endpoints without a game that need one of these roles (for every method).

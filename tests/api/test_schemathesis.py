@@ -24,7 +24,9 @@ from tests.conftest import base_record, ensure_user, load_record, make_app
 # fixture, but schemathesis 4.32 sets Node._nodeid, which pytest 9.2 no longer has.
 _DB_DIR = Path(tempfile.mkdtemp(prefix="kingsheet-schemathesis-"))
 atexit.register(shutil.rmtree, _DB_DIR, True)
-APP = make_app(f"sqlite:///{_DB_DIR / 'kingsheet.sqlite'}")
+# The analysis of a disputed play searches for at most this long (a stored 52-card hand
+# analysed from its first trick would otherwise take the whole 8 s of a request each time).
+APP = make_app(f"sqlite:///{_DB_DIR / 'kingsheet.sqlite'}", ANALYSIS_BUDGET_S=0.2)
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", APP)
 
 

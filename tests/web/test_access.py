@@ -16,6 +16,7 @@ SAFE = {"GET", "HEAD", "OPTIONS"}
 #: Open to anyone: they store nothing, or are how one gets an account.
 OPEN_TO_ANONYMOUS = {
     "api.score": "scores a posted record; stores nothing",
+    "api_analysis.analyse_post": "analyses a play of a posted record; stores nothing",
     "auth.login": "how one logs in",
     "auth.logout": "logging out changes nothing stored",
     "auth.setup": "creates the first director, only while no user exists (tested apart)",
