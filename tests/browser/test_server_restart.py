@@ -34,6 +34,7 @@ from tests.browser.test_referee import import_game
 from tests.browser.test_whole_games import enter_counts
 from tests.conftest import ensure_user, load_record, make_app
 from tests.test_deploy import CONF, ROOT, free_port
+from tests.test_kill_keyed_saves import answering
 
 pytestmark = pytest.mark.browser
 
@@ -67,20 +68,8 @@ class Server:
                                          start_new_session=True)
 
     def wait(self) -> None:
-        import http.client
-
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
-            try:
-                conn.request("GET", "/login")
-                conn.getresponse().read()
-                return
-            except OSError:
-                time.sleep(0.05)
-            finally:
-                conn.close()
-        pytest.fail("gunicorn did not answer: " + (self.home / "gunicorn.log").read_text()[-2000:])
+        assert self.proc is not None
+        answering(self.port, self.proc, self.home)
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -157,11 +146,13 @@ def test_hands_typed_while_the_server_is_down_are_sent_when_it_is_back(server: S
     assert [h.get("contract") for h in hands[1:]] == ["no-boys", "no-girls"]
     assert load(dict(record, hands=hands)).totals == load(dict(record, hands=record["hands"][:3])).totals
 
-    # a proxy's 502: the hand keeps waiting, then it is sent
+    # a proxy's 502 (every send until the test has seen the hand waiting): the hand keeps
+    # waiting, then it is sent
     bad: list[int] = []
+    proxy_down = [True]
 
     def proxy_502(route: Any) -> None:
-        if route.request.headers.get("x-outbox") == "1" and len(bad) < 1:
+        if route.request.headers.get("x-outbox") == "1" and proxy_down[0]:
             bad.append(1)
             route.fulfill(status=502, body="<html>502 Bad Gateway</html>", content_type="text/html")
         else:
@@ -174,8 +165,10 @@ def test_hands_typed_while_the_server_is_down_are_sent_when_it_is_back(server: S
     enter_counts(page, full.hands[3])
     page.click("#save-hand")
     page.wait_for_url(re.compile(rf"/games/{gid}$"))
-    assert bad == [1]
+    assert bad
     expect(page.locator("tr.pending-row.pending")).to_have_count(1)
+    assert len(server.hands(gid)) == 3
+    proxy_down[0] = False
     expect(page.locator("tr.pending-row")).to_have_count(0, timeout=15_000)
     assert len(server.hands(gid)) == 4
     page.unroute(re.compile(r".*/hands/new.*"))
