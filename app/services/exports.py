@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from pypdf import PdfWriter
-from sqlalchemy import case, delete, func, select, update
+from sqlalchemy import case, delete, false, func, select, update
 from sqlalchemy.orm import Session
 
 from app.db import utcnow
@@ -100,6 +100,7 @@ def create_job(session: Session, *, owner: str | None, params: dict[str, Any]) -
     :data:`WAITING_MAX` jobs are waiting on the site (rendering jobs do not count: they
     are bounded by :data:`RUNNING_MAX`)."""
     expire_stale(session)
+    _one_at_a_time(session)
     if owner is not None:
         busy = active_job(session, owner)
         if busy is not None:
@@ -114,6 +115,21 @@ def create_job(session: Session, *, owner: str | None, params: dict[str, Any]) -
     session.add(job)
     session.commit()
     return job
+
+
+#: The PostgreSQL advisory lock held while a job is created ("ksexport" in ASCII).
+CREATE_LOCK_KEY = 0x6B736578706F7274
+
+
+def _one_at_a_time(session: Session) -> None:
+    """Takes the site's lock on new jobs until the commit, so that two requests at once can
+    neither both see no active job of their requester nor both see room in the queue (the
+    cap held 65 of 64 under a race): an advisory lock on PostgreSQL, SQLite's write lock
+    (a write that changes nothing) on SQLite."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(select(func.pg_advisory_xact_lock(CREATE_LOCK_KEY)))
+    else:
+        session.execute(update(ExportJob).where(false()).values(state=ExportJob.state))
 
 
 def _jsonable(params: dict[str, Any]) -> dict[str, Any]:
