@@ -35,6 +35,9 @@ DEFAULTS: dict[str, Any] = {
     # a language switch put the old language back (the week counts from the last change).
     "SESSION_REFRESH_EACH_REQUEST": False,
     "EXPORTS_DIR": None,           # None: <instance>/exports (finished bulk PDF exports)
+    # The disk the finished exports may take, in MB: past it the oldest are removed (0: no
+    # bound but their age, app/services/exports.py KEEP_FOR).
+    "EXPORTS_MAX_MB": 200,
     # Finished PDF renders kept for the next download (app/pdf_cache.py): the folder (None:
     # <instance>/pdf-cache; every worker and app server may share it) and its bound in MB
     # (0: nothing is kept).
@@ -61,7 +64,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 ENV_KEYS = ("DATABASE_URL", "SECRET_KEY", "CLUB_TIME_ZONE", "PROXY_COUNT", "PDF_CACHE_DIR",
-            "PDF_CACHE_MB", "EXPORT_PROCESSES")
+            "PDF_CACHE_MB", "EXPORT_PROCESSES", "EXPORTS_MAX_MB")
 #: On/off settings read from the environment ("1", "true", "yes", "on" mean on).
 ENV_FLAGS = ("SESSION_COOKIE_SECURE", "PAGE_CACHE_VERIFY", "FAST_POLL_VERIFY")
 

@@ -274,9 +274,11 @@ def _finish(make_session: Callable[[], Session], job_id: str, *, error: str | No
         report(session, job_id, **values)
 
 
-def cleanup(session: Session, root: Path) -> int:
+def cleanup(session: Session, root: Path, budget_bytes: int = 0) -> int:
     """Removes jobs finished before :data:`KEEP_FOR` and their files, and any file in
-    ``root`` older than that (a part left by a killed worker). Returns files removed."""
+    ``root`` older than that (a part left by a killed worker); then, while the finished
+    files take more than ``budget_bytes`` (0: no bound), the oldest finished job and its
+    file. Returns files removed."""
     limit = utcnow() - KEEP_FOR
     old = session.scalars(select(ExportJob).where(
         ExportJob.state.in_((ExportState.DONE, ExportState.ERROR)),
@@ -296,7 +298,27 @@ def cleanup(session: Session, root: Path) -> int:
         if path.is_file() and path.stat().st_mtime < stamp:
             path.unlink(missing_ok=True)
             removed += 1
-    return removed
+    return removed + (_within_budget(session, root, budget_bytes) if budget_bytes > 0 else 0)
+
+
+def _within_budget(session: Session, root: Path, budget_bytes: int) -> int:
+    """The oldest finished jobs removed, file and row, until their files fit the budget."""
+    finished = session.scalars(select(ExportJob).where(
+        ExportJob.state.in_((ExportState.DONE, ExportState.ERROR)))
+        .order_by(ExportJob.finished_at.desc(), ExportJob.id)).all()
+    sizes = [(job, root / job.file_path if job.file_path else None) for job in finished]
+    total = sum(p.stat().st_size for _job, p in sizes if p is not None and p.is_file())
+    dropped = []
+    while total > budget_bytes and sizes:
+        job, path = sizes.pop()                  # the oldest
+        if path is not None and path.is_file():
+            total -= path.stat().st_size
+            path.unlink()
+        dropped.append(job.id)
+    if dropped:
+        session.execute(delete(ExportJob).where(ExportJob.id.in_(dropped)))
+        session.commit()
+    return len(dropped)
 
 
 def file_of(job: ExportJob, root: Path) -> Path | None:

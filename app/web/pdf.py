@@ -199,7 +199,8 @@ class ExportRunner:
         db = get_db(self.app)
         with db.sessionmaker() as session:
             exports_service.expire_stale(session)
-            exports_service.cleanup(session, _exports_dir(self.app))
+            exports_service.cleanup(session, _exports_dir(self.app),
+                                    int(self.app.config.get("EXPORTS_MAX_MB") or 0) * 1024 * 1024)
             job = exports_service.claim_next(session, exports_service.worker_name())
             if job is None:
                 return False

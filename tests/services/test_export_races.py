@@ -56,3 +56,31 @@ def test_the_waiting_cap_holds_when_many_ask_at_once(app, monkeypatch):
     got = race(app, [f"user:{k}" for k in range(12)])
     assert got.count("created") == 5 and got.count("full") == 7
     assert jobs(app) == 5
+
+
+def test_finished_exports_are_kept_under_the_disk_budget(app, tmp_path_factory):
+    """Past the budget (EXPORTS_MAX_MB), the oldest finished exports go, file and row; a
+    waiting job and the newest files stay (issue 41: 437 MB after 74 jobs)."""
+    from datetime import timedelta
+
+    from app.db import utcnow
+    from app.models import ExportState
+
+    tmp_path = tmp_path_factory.mktemp("exports")
+    now = utcnow()
+    with get_db(app).sessionmaker() as session:
+        for k in range(5):                                  # job-0 the oldest
+            (tmp_path / f"job-{k}.pdf").write_bytes(b"%" * 1000)
+            session.add(ExportJob(id=f"job-{k}", state=ExportState.DONE, progress=1, total=1, pages=1,
+                                  owner=f"user:{k}", params={}, created_at=now, updated_at=now,
+                                  finished_at=now - timedelta(minutes=10 - k), file_path=f"job-{k}.pdf"))
+        session.add(ExportJob(id="waiting", state=ExportState.QUEUED, progress=0, total=0, pages=0,
+                              owner="user:9", params={}, created_at=now, updated_at=now))
+        session.commit()
+        assert exports.cleanup(session, tmp_path, budget_bytes=2500) == 3
+        left = set(session.scalars(select(ExportJob.id)))
+    assert left == {"job-3", "job-4", "waiting"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["job-3.pdf", "job-4.pdf"]
+    with get_db(app).sessionmaker() as session:
+        assert exports.cleanup(session, tmp_path, budget_bytes=0) == 0       # no bound: age alone
+    assert app.config["EXPORTS_MAX_MB"] == 200
