@@ -256,7 +256,9 @@ def _at_horizon(table: Table, state: State, cards: list[int], horizon: int, dead
     for card in cards:
         if found[card][2]:
             continue
-        guaranteed.cut = possible.cut = False
+        # the flags are not reset per card: a value kept in the shared table from a line a
+        # horizon stopped is itself a bound, so once anything was cut no later card of this
+        # horizon is exact either
         lo, hi, _ = found[card]
         try:
             g = guaranteed.value_after(state, card, lo, hi, hi if guess is None else guess)

@@ -340,3 +340,47 @@ def test_a_whole_52_card_hand_answers_with_sound_bounds():
         assert a["guaranteed"] <= a["possible"]
         assert a["guaranteed"] >= 0
         assert a["possible"] <= 650
+
+
+def _deeper_positions(wanted: tuple[int, ...] = (41, 44, 49, 53)) -> list[tuple]:
+    """Positions with 4 to 6 tricks left, drawn as a scan drew them (seed 5): at a horizon
+    short of the end they each had an alternative called exact with a bound's value before
+    the cut flags stayed set across the alternatives of a horizon."""
+    rng = random.Random(5)
+    out = []
+    for n in range(max(wanted) + 1):
+        profile = rng.choice(["ru32", "ru32", "rifki", "fiestas", "subastas"])
+        record = random_game(profile, rng)
+        hands = [i for i, h in enumerate(record["hands"]) if "tricks" in h and "deal" in h]
+        if not hands:
+            continue
+        i = rng.choice(hands)
+        record = {**record, "hands": record["hands"][:i + 1]}
+        n_tricks = len(record["hands"][i]["tricks"])
+        low = 2 if profile == "ru32" else max(0, n_tricks - 6)
+        t, s = rng.randint(min(low, n_tricks - 1), n_tricks - 1), rng.randrange(4)
+        if n in wanted:
+            out.append((profile, record, i, t, s))
+    return out
+
+
+@pytest.mark.parametrize(("profile", "record", "i", "t", "s"), CASES + _deeper_positions())
+def test_a_value_called_exact_at_a_shallow_horizon_is_the_exact_value(profile, record, i, t, s):
+    """At a horizon short of the hand's end, the shared transposition table may hold a
+    value that a stopped line made a bound: an alternative searched after it is exact only
+    when nothing of that horizon was cut (analysis._at_horizon)."""
+    from app.rules import analysis
+
+    exact = {CARD_CODES[a["card"]]: a for a in analyse(record, i, t, s)["alternatives"]}
+    assert all(a["exact"] for a in exact.values())
+    result = load(record)
+    position = build_position(result, result.hands[i], t, s)
+    cards = sorted(exact)
+    for horizon in range(position.state.k + 1, position.table.n_tricks):
+        found = {c: analysis._static(position.table, position.state) for c in cards}
+        assert analysis._at_horizon(position.table, position.state, cards, horizon, INF, found)
+        for c, (g, p, is_exact) in found.items():
+            if is_exact:
+                e = exact[c]
+                assert (position.base + g, position.base + p) == (e["guaranteed"], e["possible"]), \
+                    (horizon, e["card"])
