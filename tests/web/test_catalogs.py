@@ -112,3 +112,16 @@ def test_a_page_speaks_each_language(client: Any, make_game: Any, lang: str) -> 
         assert word in html
     for code in DEFAULTS["LANGUAGES"]:
         assert f'hreflang="{code}"' in html or f'title="{code}"' in html or code == lang
+
+
+def test_russian_never_puts_a_name_after_a_preposition_that_declines_it(client: Any) -> None:
+    """A game's or contract's name is inserted as written (nominative): after "для" it read
+    "для Русский Кинг" (issue 38). The Russian catalog sets such names apart instead."""
+    with (TRANSLATIONS / "ru" / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f)
+    bad = [m.string for m in catalog if isinstance(m.string, str)
+           and re.search(r"\b(для|у|из|от|без|до) %\((name|profile|contract)\)s", m.string)]
+    assert bad == []
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ru"
+    page = client.get("/games/new").get_data(as_text=True)
+    assert "Опции стола — Русский Кинг" in page and "для Русский" not in page
