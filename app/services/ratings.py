@@ -34,6 +34,7 @@ from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from app.models import Game as GameRow
 from app.models import Player, Rating, RatingStep, SeatResult
 from app.models.rating import STEP_COLUMNS
 from app.rules import PROFILES
@@ -511,6 +512,14 @@ def player_ratings(session: Session, player_id: int) -> list[RatingRow]:
     by_profile = {r.profile: RatingRow(r.player_id, name, r.profile, r.mu, r.sigma, r.ordinal, r.games)
                   for r, name in rows}
     return [by_profile[p] for p in PROFILES if p in by_profile]
+
+
+def most_played_profile(session: Session, profiles: list[str]) -> str:
+    """The profile of ``profiles`` the club has played most (the first of them on a tie, and
+    for a club with no game yet): where the ratings page opens."""
+    counts: dict[str, int] = {profile: n for profile, n in session.execute(
+        select(GameRow.profile, func.count()).group_by(GameRow.profile))}
+    return max(profiles, key=lambda p: (counts.get(p, 0), -profiles.index(p)))
 
 
 def leaderboard(session: Session, profile: str, min_games: int = MIN_GAMES, limit: int = 100

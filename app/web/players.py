@@ -110,7 +110,7 @@ MAX_MIN_GAMES = 10_000
 def rating_board() -> Any:
     """The ratings' leaderboard of one profile: players with at least ``min`` rated games."""
     errors: dict[str, str] = {}
-    profile = request.args.get("profile") or next(iter(PROFILES))
+    profile = request.args.get("profile") or ratings.most_played_profile(get_session(), list(PROFILES))
     if profile not in PROFILES:
         errors["profile"] = _("Choose one of the games of the list.")
         profile = next(iter(PROFILES))

@@ -102,3 +102,14 @@ def test_head_to_head_shows_twenty_opponents_and_the_csv_all_of_them(app, client
     es = app.test_client()
     es.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
     assert "4 rivales más en el CSV." in es.get(f"/players/{ana}").get_data(as_text=True)
+
+
+def test_the_ratings_page_opens_on_the_clubs_most_played_game(app, client, make_game):
+    """Without ?profile= the leaderboard is the club's most played game's, not the first of
+    the list (a club that plays only rifki opened on an empty ru32 board: issue 38)."""
+    assert 'value="ru32" selected' in client.get("/players/ratings").get_data(as_text=True)  # none yet
+    make_game(record=seated("ru32", ["Ana", "Beto", "Carla", "Dani"]))
+    for _ in range(2):
+        make_game(record=seated("rifki", ["Ana", "Beto", "Carla", "Dani"]))
+    html = client.get("/players/ratings?min=1").get_data(as_text=True)
+    assert 'value="rifki" selected' in html and html.count("data-rank=") == 4
