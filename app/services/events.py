@@ -15,7 +15,7 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, defer, load_only, selectinload
 
 from app.models import (
@@ -265,7 +265,9 @@ def clean_reason(reason: str | None) -> str:
 def draw_next_round(session: Session, event: Event, *, who: str, user_id: int | None,
                     force: bool = False, reason: str | None = None, seed: int | None = None) -> EventRound:
     """Round n+1: RoundOpen while a table of round n is not locked, unless ``force`` with a
-    reason (the log keeps it). BadInput when every planned round is drawn."""
+    reason (the log keeps it). BadInput when every planned round is drawn. Two draws at once
+    are made one after the other: the second sees the round the first drew (RoundOpen)."""
+    _hold_event(session, event)
     if len(event.drawn) >= event.rounds:
         raise BadInput("round", Text("All %(n)s rounds of this event are drawn.", n=event.rounds))
     waiting = open_tables(session, event.drawn[-1]) if event.drawn else []
@@ -277,6 +279,17 @@ def draw_next_round(session: Session, event: Event, *, who: str, user_id: int | 
     rnd = _draw(session, event, who=who, user_id=user_id, seed=seed, reason=kept)
     session.commit()
     return rnd
+
+
+def _hold_event(session: Session, event: Event) -> None:
+    """Holds the event until the commit (its row locked on PostgreSQL, SQLite's write lock
+    taken by a write that changes nothing) and reads it again as it is now: two directors'
+    draws at once gave the loser a 500 on the round's unique number (issue 38)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(select(Event.id).where(Event.id == event.id).with_for_update())
+    else:
+        session.execute(update(Event).where(Event.id == event.id).values(id=Event.id))
+    session.expire(event)
 
 
 # --- changes before a round starts ----------------------------------------------------------

@@ -227,3 +227,39 @@ def test_entrants_pins_are_hashed_at_the_pin_cost_and_check(session):
     assert len(hashes) == 9 and all(h.startswith(PIN_HASH + "$") for h in hashes)
     assert sum(check_secret(h, PIN) for h in hashes) == 8
     assert sum(check_secret(h, "4321") for h in hashes) == 1
+
+
+def test_two_draws_at_once_one_draws_and_the_other_is_told_the_round_is_open(app, session):
+    """Two directors press "draw" at the same moment: one round 2, and the other is told
+    round 2 is open (409 on the API), never a 500 on the round's number (issue 38)."""
+    import threading
+
+    from app.db import get_db
+    from app.models import EventRound
+
+    event = make(session, n=8)
+    finish_round(session, event)
+    event_id = event.id
+    start = threading.Barrier(2)
+    got: list[str] = []
+
+    def draw() -> None:
+        with get_db(app).sessionmaker() as own:
+            mine = own.get(Event, event_id)
+            assert mine is not None and len(mine.drawn) == 1
+            start.wait()
+            try:
+                events.draw_next_round(own, mine, who="d", user_id=None)
+                got.append("drawn")
+            except events.RoundOpen:
+                got.append("open")
+
+    threads = [threading.Thread(target=draw) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(got) == ["drawn", "open"]
+    session.expire_all()
+    rounds = select(func.count()).select_from(EventRound).where(EventRound.event_id == event_id)
+    assert session.scalar(rounds) == 2
