@@ -4,9 +4,14 @@ counter let 50 logins a minute through with 4 workers).
 
 - **Logins**: an attempt is written *before* the password is checked and deleted when it
   was right, so simultaneous guesses count each other. More than ``LOGIN_PER_ADDRESS``
-  attempts from one address in a minute, or ``LOGIN_PER_ACCOUNT`` for one user name in 15
-  minutes, are refused (429) without checking the password. The address is the client's
-  as the configured proxies report it (``PROXY_COUNT``, docs/deploy.md).
+  attempts from one address in a minute are refused (429) without checking the password.
+  A user name is never locked (anyone could keep its owner out): after ``ACCOUNT_FREE``
+  failures in 15 minutes from any addresses, each next attempt waits a growing delay after
+  the name's previous one (1, 2, 4 … seconds, at most ``ACCOUNT_DELAY_MAX``), so the owner's
+  right password gets through within a minute while guesses slow to one a minute. A refused
+  attempt does not count (it would keep the delay going for ever). Attempts are kept a day,
+  so that directors see the names with repeated failures (:func:`failed_logins`). The
+  address is the client's as the configured proxies report it (``PROXY_COUNT``).
 - **Seat PINs**, per game seat (not per address: a scorer's own phone is the attacker
   here): after ``PIN_TRIES`` wrong PINs the seat waits ``PIN_WAIT``, doubling with each
   further wrong PIN (at most a day). The seat's row is locked while a try is counted, so
@@ -26,8 +31,11 @@ from app.models import LoginAttempt, SeatPin
 
 LOGIN_PER_ADDRESS = 10
 ADDRESS_WINDOW = timedelta(minutes=1)
-LOGIN_PER_ACCOUNT = 20
+ACCOUNT_FREE = 20
 ACCOUNT_WINDOW = timedelta(minutes=15)
+ACCOUNT_DELAY_MAX = 60
+#: How long attempts are kept (what a director is told of).
+KEEP_ATTEMPTS = timedelta(days=1)
 PIN_TRIES = 5
 PIN_WAIT = timedelta(seconds=30)
 PIN_WAIT_MAX = timedelta(days=1)
@@ -53,19 +61,43 @@ def login_attempt(session: Session, username: str, address: str) -> int:
     Returns the attempt's id, to clear with :func:`login_succeeded`."""
     now = utcnow()
     name = (username or "").strip().casefold()[:40]
-    session.execute(delete(LoginAttempt).where(LoginAttempt.at < now - ACCOUNT_WINDOW))
+    session.execute(delete(LoginAttempt).where(LoginAttempt.at < now - KEEP_ATTEMPTS))
     attempt = LoginAttempt(username=name, address=address[:64], at=now)
     session.add(attempt)
     session.commit()
     by_address = session.scalar(select(func.count()).select_from(LoginAttempt).where(
         LoginAttempt.address == attempt.address, LoginAttempt.at > now - ADDRESS_WINDOW)) or 0
-    by_account = session.scalar(select(func.count()).select_from(LoginAttempt).where(
-        LoginAttempt.username == name, LoginAttempt.at > now - ACCOUNT_WINDOW)) or 0
     if by_address > LOGIN_PER_ADDRESS:
         raise Throttled(int(ADDRESS_WINDOW.total_seconds()))
-    if by_account > LOGIN_PER_ACCOUNT:
-        raise Throttled(int(ACCOUNT_WINDOW.total_seconds()))
+    earlier, last = session.execute(select(func.count(), func.max(LoginAttempt.at)).where(
+        LoginAttempt.username == name, LoginAttempt.at > now - ACCOUNT_WINDOW,
+        LoginAttempt.id != attempt.id)).one()
+    wait = account_delay(int(earlier or 0))
+    if wait and last is not None:
+        left = wait - (now - _aware(last)).total_seconds()
+        if left > 0:
+            session.execute(delete(LoginAttempt).where(LoginAttempt.id == attempt.id))
+            session.commit()
+            raise Throttled(math.ceil(left))
     return attempt.id
+
+
+def account_delay(failures: int) -> int:
+    """Seconds a user name waits after its previous attempt, with ``failures`` in the window."""
+    if failures < ACCOUNT_FREE:
+        return 0
+    return int(min(ACCOUNT_DELAY_MAX, 2 ** min(failures - ACCOUNT_FREE, 10)))
+
+
+def failed_logins(session: Session, at_least: int = ACCOUNT_FREE) -> list[tuple[str, int, int]]:
+    """User names with ``at_least`` failed logins in the last day: (name, failures,
+    addresses), most failures first (what the accounts page tells a director)."""
+    since = utcnow() - KEEP_ATTEMPTS
+    rows = session.execute(
+        select(LoginAttempt.username, func.count(), func.count(func.distinct(LoginAttempt.address)))
+        .where(LoginAttempt.at > since).group_by(LoginAttempt.username)
+        .having(func.count() >= at_least).order_by(func.count().desc(), LoginAttempt.username))
+    return [(str(n), int(c), int(a)) for n, c, a in rows]
 
 
 def login_succeeded(session: Session, attempt_id: int) -> None:

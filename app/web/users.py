@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 
 from app.db import get_session
 from app.forms.auth import EditUserForm, NewUserForm, RevokeTokenForm
-from app.services import accounts, tokens
+from app.services import accounts, throttle, tokens
 from app.services.errors import BadInput
 from app.web.auth import start_session
 from app.web.auth import user as current
@@ -44,7 +44,8 @@ def index() -> Any:
         flash(_("Account %(name)s created.", name=form.username.data.strip()))
         return redirect(url_for("users.index"), 303)
     status = 400 if request.method == "POST" else 200
-    return render_template("users/index.html", users=accounts.list_users(session), form=form), status
+    return render_template("users/index.html", users=accounts.list_users(session), form=form,
+                           failed=throttle.failed_logins(session)), status
 
 
 @bp.route("/users/<int:user_id>", methods=["GET", "POST"])

@@ -40,14 +40,52 @@ def test_login_failures_count_across_app_servers(app, database_url):
     dispose(other)
 
 
-def test_an_account_is_held_after_20_failures_from_any_addresses(app):
+def _age_attempts(app: Any, seconds: int) -> None:
+    """Every login attempt made `seconds` earlier (the clock moved on)."""
+    from datetime import timedelta
+
+    from sqlalchemy import select
+
+    from app.db import get_session
+    from app.models import LoginAttempt
+
+    with app.app_context():
+        session = get_session()
+        for attempt in session.scalars(select(LoginAttempt)):
+            attempt.at = attempt.at - timedelta(seconds=seconds)
+        session.commit()
+
+
+def test_failures_from_many_addresses_slow_an_account_but_never_lock_its_owner_out(app):
+    """Issue 41: an account is never held (anyone could keep its owner out, directors too):
+    after ACCOUNT_FREE failures each try waits a growing delay, at most a minute, and a try
+    refused meanwhile does not prolong it; the owner's right password works once it passed.
+    A director sees the name on the accounts page."""
+    from app.services.throttle import ACCOUNT_DELAY_MAX, ACCOUNT_FREE, account_delay
+
+    assert [account_delay(ACCOUNT_FREE + k) for k in range(8)] == [1, 2, 4, 8, 16, 32, 60, 60]
     ensure_user(app, "eva", "scorer")
     client = tc(app, user=None)
-    for k in range(20):
-        assert login(client, "wrong-wrong", REMOTE_ADDR=f"10.1.0.{k}") == 401
-    assert login(client, TEST_PASSWORD, REMOTE_ADDR="10.2.0.1") == 429
+    for k in range(ACCOUNT_FREE + 8):
+        code = login(client, "wrong-wrong", REMOTE_ADDR=f"10.1.0.{k}")
+        if code == 429:
+            _age_attempts(app, ACCOUNT_DELAY_MAX)          # the attacker waits it out
+            code = login(client, "wrong-wrong", REMOTE_ADDR=f"10.1.0.{k}")
+        assert code == 401
+    r = client.post("/login", data={"username": "eva", "password": TEST_PASSWORD},
+                    environ_base={"REMOTE_ADDR": "10.2.0.1"})
+    assert r.status_code == 429 and 1 <= int(r.headers["Retry-After"]) <= ACCOUNT_DELAY_MAX
+    for _ in range(5):                                      # refused tries do not prolong it
+        assert login(client, "wrong-wrong", REMOTE_ADDR="10.1.9.9") == 429
+    _age_attempts(app, ACCOUNT_DELAY_MAX)
+    assert login(client, TEST_PASSWORD, REMOTE_ADDR="10.2.0.1") == 303     # the owner gets in
     ensure_user(app, "ivo", "scorer")
-    assert login(client, TEST_PASSWORD, user="ivo", REMOTE_ADDR="10.2.0.1") == 303
+    assert login(tc(app, user=None), TEST_PASSWORD, user="ivo", REMOTE_ADDR="10.2.0.2") == 303
+    director = app.test_client()
+    director.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    page = director.get("/users").get_data(as_text=True)
+    assert 'data-failed="eva"' in page and 'data-failed="ivo"' not in page
+    assert f"eva: {ACCOUNT_FREE + 8} failed logins from {ACCOUNT_FREE + 8} addresses" in page
 
 
 def test_simultaneous_guesses_count_each_other(app):
