@@ -268,14 +268,18 @@ def draw_next_round(session: Session, event: Event, *, who: str, user_id: int | 
     reason (the log keeps it). BadInput when every planned round is drawn. Two draws at once
     are made one after the other: the second sees the round the first drew (RoundOpen)."""
     _hold_event(session, event)
-    if len(event.drawn) >= event.rounds:
-        raise BadInput("round", Text("All %(n)s rounds of this event are drawn.", n=event.rounds))
-    waiting = open_tables(session, event.drawn[-1]) if event.drawn else []
-    kept: str | None = None
-    if waiting:
-        if not force:
-            raise RoundOpen(waiting)
-        kept = clean_reason(reason)
+    try:
+        if len(event.drawn) >= event.rounds:
+            raise BadInput("round", Text("All %(n)s rounds of this event are drawn.", n=event.rounds))
+        waiting = open_tables(session, event.drawn[-1]) if event.drawn else []
+        kept: str | None = None
+        if waiting:
+            if not force:
+                raise RoundOpen(waiting)
+            kept = clean_reason(reason)
+    except (BadInput, RoundOpen):
+        session.rollback()          # the event's hold ends with the refusal
+        raise
     rnd = _draw(session, event, who=who, user_id=user_id, seed=seed, reason=kept)
     session.commit()
     return rnd

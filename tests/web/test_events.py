@@ -50,7 +50,11 @@ def test_a_balanced_evening_of_18_players_through_the_pages(app, client):
             blocked = client.post(f"/events/{event_id}/rounds", data={})
             if number < 3:
                 assert blocked.status_code == 409
-                assert "not locked yet" in blocked.get_data(as_text=True)
+                text = blocked.get_data(as_text=True)
+                assert "not locked yet" in text
+                # the refused page opens at its reason, where the button was
+                assert f'action="/events/{event_id}/rounds#draw"' in text
+                assert text.index('id="draw"') < text.index('id="draw-error"') < text.index('id="draw-form"')
             for t in rnd.tables:
                 game = play(get_session(), t.game, 100 * number + t.number)
                 confirm_table(client, game)
