@@ -127,3 +127,25 @@ def test_the_results_screen_updates_by_itself_without_login(browser, server, wid
             assert screen.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         context.close()
+
+
+def test_the_new_event_form_shows_the_chosen_games_options_only_at_375px(browser, live_server):
+    """Issue 38: the form showed every game's table options; now only the chosen game's, and
+    nothing of it is cut or scrolls sideways on a phone."""
+    p = next(phone(browser, live_server))
+    p.goto("/events/new")
+    visible = lambda: sorted(p.eval_on_selector_all(  # noqa: E731
+        "details.options", "ds => ds.filter(d => !d.hidden).map(d => d.dataset.profile)"))
+    chosen = p.input_value("select[name=profile]")
+    has_options = p.locator(f'details[data-profile="{chosen}"]').count() == 1
+    assert visible() == ([chosen] if has_options else [])
+    for profile in ("rifki", "subastas", "ru32"):
+        p.select_option("select[name=profile]", profile)
+        assert visible() == [profile]
+        p.click(f'details[data-profile="{profile}"] > summary')
+        assert p.evaluate("document.documentElement.scrollWidth") <= 375
+        edges = p.eval_on_selector_all(
+            "#new-event-form select",
+            "ss => ss.filter(s => s.offsetParent).map(s => s.getBoundingClientRect().right)")
+        assert edges and max(edges) <= 375, edges
+    p.context.close()
