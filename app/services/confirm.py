@@ -25,6 +25,9 @@ from sqlalchemy.orm import Session
 from app.models import (
     Confirmation,
     ConfirmMethod,
+    Event,
+    EventRound,
+    EventTable,
     Game,
     GameLink,
     GameScorer,
@@ -145,15 +148,27 @@ def table_state(session: Session, game: Game) -> TableState:
 
 
 @dataclass(frozen=True)
+class EventPlace:
+    """Where a game is played in an event: "Mesa 1 · Ronda 2" of that night."""
+
+    event_id: int
+    event_name: str
+    round: int
+    table: int
+
+
+@dataclass(frozen=True)
 class SheetState:
     """What the sheet page shows besides the record, read in ONE statement
     (:func:`sheet_state`): the table's confirmations, the live stamp's count of them, the
-    game's live share link and whether the user is one of its scorers."""
+    game's live share link, whether the user is one of its scorers, and the event table it
+    is, if any."""
 
     table: TableState
     confirmations: int
     share_token: str | None
     scorer: bool
+    event: EventPlace | None = None
 
 
 @functools.cache
@@ -174,10 +189,17 @@ def _sheet_state_statements() -> tuple[Any, Any]:
                                           GameLink.ended_at.is_(None))
              .order_by(GameLink.id.desc()).limit(1).scalar_subquery())
     scorer = exists().where(GameScorer.game_id == game_id, GameScorer.user_id == user_id)
-    rows = (select(Seat.seat, Seat.player_id, has_pin, linked, Confirmation, count, share, scorer)
+    place = (select(EventRound).join(EventTable, EventTable.round_id == EventRound.id)
+             .join(Event, Event.id == EventRound.event_id).where(EventTable.game_id == game_id))
+    event_id = place.with_only_columns(Event.id).scalar_subquery()
+    event_name = place.with_only_columns(Event.name).scalar_subquery()
+    round_no = place.with_only_columns(EventRound.number).scalar_subquery()
+    table_no = place.with_only_columns(EventTable.number).scalar_subquery()
+    rows = (select(Seat.seat, Seat.player_id, has_pin, linked, Confirmation, count, share, scorer,
+                   event_id, event_name, round_no, table_no)
             .select_from(Seat).outerjoin(Confirmation, Confirmation.id == latest)
             .where(Seat.game_id == game_id).order_by(Seat.seat))
-    return rows, select(count, share, scorer)
+    return rows, select(count, share, scorer, event_id, event_name, round_no, table_no)
 
 
 def sheet_state(session: Session, game: Game, user_id: int | None) -> SheetState:
@@ -194,10 +216,26 @@ def sheet_state(session: Session, game: Game, user_id: int | None) -> SheetState
     if not rows:     # a game without seats (none is made so): nothing to confirm
         extra = session.execute(seatless, params).one()
         return SheetState(TableState(seats=[], locked=False), int(extra[0] or 0), extra[1],
-                          bool(extra[2]))
+                          bool(extra[2]), _place(tuple(extra[3:])))
     first = rows[0]
     return SheetState(TableState(seats=seats, locked=locked), int(first[5] or 0), first[6],
-                      bool(first[7]))
+                      bool(first[7]), _place(tuple(first[8:])))
+
+
+def event_place(session: Session, game_id: int) -> EventPlace | None:
+    """The event table ``game_id`` is, if any (the PDFs' title)."""
+    row = session.execute(select(Event.id, Event.name, EventRound.number, EventTable.number)
+                          .join(EventRound, EventRound.event_id == Event.id)
+                          .join(EventTable, EventTable.round_id == EventRound.id)
+                          .where(EventTable.game_id == game_id)).first()
+    return None if row is None else _place(tuple(row))
+
+
+def _place(values: tuple[Any, ...]) -> EventPlace | None:
+    event_id, name, round_no, table_no = values
+    if event_id is None:
+        return None
+    return EventPlace(int(event_id), str(name), int(round_no), int(table_no))
 
 
 def confirmation_log(session: Session, game_id: int) -> list[tuple[Confirmation, str | None]]:

@@ -16,7 +16,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, bindparam, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from app.models import Game, GameLink, LinkKind, SeatResult, StoredResult
 from app.rules import RecordError, fingerprint, get_profile
@@ -24,6 +24,7 @@ from app.rules.cards import RANKS
 from app.rules.profiles import RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_PENALTIES, RIFKI_QUOTA
 from app.rules.schedule import slot_for
 from app.services import queries
+from app.services.confirm import event_place
 from app.services.results import day_start
 
 
@@ -142,6 +143,8 @@ def sheet_doc(game: Any, lang: str = "es") -> dict[str, Any]:
     doc = queries.sheet_view(game, lang)
     doc.update(_header(game, lang))
     doc["kind"] = "sheet"
+    session = object_session(game) if isinstance(game, Game) else None   # not a RecordGame
+    doc["place"] = event_place(session, game.id) if session is not None else None
     notes: list[dict[str, Any]] = []
     for row in doc.get("hands", []):
         row["notes"] = []

@@ -149,8 +149,9 @@ def sheet(game_id: int) -> str:
     remember_table_stamp(game.id, state.confirmations)
     share = SharedLink(state.share_token) if state.share_token is not None else None
     access = known_game_access(game.id, state.scorer)
-    return render_sheet(game, table=state.table, share=share, access=access,
-                        state=(state.table.key(), state.confirmations, state.share_token, access))
+    return render_sheet(game, table=state.table, share=share, access=access, place=state.event,
+                        state=(state.table.key(), state.confirmations, state.share_token, access,
+                               state.event))
 
 
 @bp.post("/games/<int:game_id>/first-seat")

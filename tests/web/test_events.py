@@ -247,3 +247,25 @@ def test_only_a_director_queues_the_events_pdf(app, client):
     with app.app_context():
         assert get_session().scalar(select(func.count()).select_from(ExportJob)) == 0
     assert client.post(f"/events/{event_id}/pdf", data={}).status_code == 303
+
+
+def test_an_event_table_is_named_by_its_table_and_round_with_a_way_back(app, client):
+    """Issue 38: an event's table page and its sheet PDF say "Mesa 1 · Ronda 1" (and the
+    event's name), not "Partida 5", and the page links back to the event."""
+    from pypdf import PdfReader
+
+    r = create(client, names=NAMES[:8], rounds="2")
+    event_id = int(r.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+    with app.app_context():
+        second = event_of(app, event_id).drawn[0].tables[1]
+        game_id = second.game_id
+    es = app.test_client()
+    es.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    page = es.get(f"/games/{game_id}").get_data(as_text=True)
+    assert '<h1 id="event-place">Mesa 2 · Ronda 1</h1>' in page
+    assert f'href="/events/{event_id}"' in page and "← Noche de club" in page
+    assert "<title>Mesa 2 · Ronda 1 · Noche de club" in page
+    pdf = es.get(f"/games/{game_id}/sheet.pdf")
+    assert pdf.status_code == 200
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+    assert "Mesa 2 · Ronda 1 · Noche de club" in text and f"Partida {game_id}" not in text
