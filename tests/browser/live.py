@@ -16,20 +16,55 @@ from contextlib import contextmanager
 from typing import Any
 
 
-def closing(app: Any) -> Any:
+class InFlight:
+    """The requests being answered, so that a server is stopped only once they are done: a
+    request still running when the test disposed of the app's engine returned its database
+    connection to a pool nobody closes, and the garbage collector's ResourceWarning (an
+    error here) fell in a later test (CI: a psycopg connection of the PostgreSQL live server)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.done = threading.Condition()
+
+    def __enter__(self) -> None:
+        with self.done:
+            self.count += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self.done:
+            self.count -= 1
+            self.done.notify_all()
+
+    def wait(self, timeout: float) -> None:
+        with self.done:
+            self.done.wait_for(lambda: self.count == 0, timeout)
+
+
+def closing(app: Any, inflight: InFlight | None = None) -> Any:
     """``app`` whose response bodies are closed when the server is done with them."""
+    counter = inflight or InFlight()
+
     def serve(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        return _closed_after(app(environ, start_response))
+        counter.__enter__()
+        try:
+            body = app(environ, start_response)
+        except BaseException:
+            counter.__exit__()
+            raise
+        return _closed_after(body, counter)
     return serve
 
 
-def _closed_after(body: Iterable[bytes]) -> Iterator[bytes]:
+def _closed_after(body: Iterable[bytes], counter: InFlight) -> Iterator[bytes]:
     try:
         yield from body
     finally:   # the last part sent, or the generator dropped half-way (garbage collected)
-        close = getattr(body, "close", None)
-        if close is not None:
-            close()
+        try:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            counter.__exit__()
 
 
 @contextmanager
@@ -38,7 +73,8 @@ def served(app: Any) -> Iterator[str]:
     of the block."""
     from werkzeug.serving import make_server
 
-    server = make_server("127.0.0.1", 0, closing(app), threaded=True)
+    inflight = InFlight()
+    server = make_server("127.0.0.1", 0, closing(app, inflight), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -47,3 +83,4 @@ def served(app: Any) -> Iterator[str]:
         server.shutdown()
         thread.join(5)
         server.server_close()
+        inflight.wait(10)       # the requests still being answered finish first
