@@ -189,12 +189,9 @@ def _sheet_state_statements() -> tuple[Any, Any]:
                                           GameLink.ended_at.is_(None))
              .order_by(GameLink.id.desc()).limit(1).scalar_subquery())
     scorer = exists().where(GameScorer.game_id == game_id, GameScorer.user_id == user_id)
-    place = (select(EventRound).join(EventTable, EventTable.round_id == EventRound.id)
-             .join(Event, Event.id == EventRound.event_id).where(EventTable.game_id == game_id))
-    event_id = place.with_only_columns(Event.id).scalar_subquery()
-    event_name = place.with_only_columns(Event.name).scalar_subquery()
-    round_no = place.with_only_columns(EventRound.number).scalar_subquery()
-    table_no = place.with_only_columns(EventTable.number).scalar_subquery()
+    place = _place_select(game_id)
+    event_id, event_name, round_no, table_no = (place.with_only_columns(column).scalar_subquery()
+                                                for column in place.selected_columns)
     rows = (select(Seat.seat, Seat.player_id, has_pin, linked, Confirmation, count, share, scorer,
                    event_id, event_name, round_no, table_no)
             .select_from(Seat).outerjoin(Confirmation, Confirmation.id == latest)
@@ -222,12 +219,17 @@ def sheet_state(session: Session, game: Game, user_id: int | None) -> SheetState
                       bool(first[7]), _place(tuple(first[8:])))
 
 
+def _place_select(game_id: Any) -> Any:
+    """(event id, event name, round, table) of the event table that game ``game_id`` is."""
+    return (select(Event.id, Event.name, EventRound.number, EventTable.number)
+            .join(EventRound, EventRound.event_id == Event.id)
+            .join(EventTable, EventTable.round_id == EventRound.id)
+            .where(EventTable.game_id == game_id))
+
+
 def event_place(session: Session, game_id: int) -> EventPlace | None:
     """The event table ``game_id`` is, if any (the PDFs' title)."""
-    row = session.execute(select(Event.id, Event.name, EventRound.number, EventTable.number)
-                          .join(EventRound, EventRound.event_id == Event.id)
-                          .join(EventTable, EventTable.round_id == EventRound.id)
-                          .where(EventTable.game_id == game_id)).first()
+    row = session.execute(_place_select(game_id)).first()
     return None if row is None else _place(tuple(row))
 
 

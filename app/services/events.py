@@ -286,13 +286,11 @@ def draw_next_round(session: Session, event: Event, *, who: str, user_id: int | 
 
 
 def _hold_event(session: Session, event: Event) -> None:
-    """Holds the event until the commit (its row locked on PostgreSQL, SQLite's write lock
-    taken by a write that changes nothing) and reads it again as it is now: two directors'
-    draws at once gave the loser a 500 on the round's unique number (issue 38)."""
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(select(Event.id).where(Event.id == event.id).with_for_update())
-    else:
-        session.execute(update(Event).where(Event.id == event.id).values(id=Event.id))
+    """Holds the event until the commit and reads it again as it is now: two directors'
+    draws at once gave the loser a 500 on the round's unique number (issue 38). The write
+    that changes nothing takes the event row's lock on PostgreSQL and the database's on
+    SQLite (as throttle.pin_try does for a seat)."""
+    session.execute(update(Event).where(Event.id == event.id).values(id=Event.id))
     session.expire(event)
 
 

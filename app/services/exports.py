@@ -301,19 +301,27 @@ def cleanup(session: Session, root: Path, budget_bytes: int = 0) -> int:
     return removed + (_within_budget(session, root, budget_bytes) if budget_bytes > 0 else 0)
 
 
+def _file_size(root: Path, job: ExportJob) -> int:
+    """The size of the job's file on disk (0: none, or gone)."""
+    try:
+        return (root / job.file_path).stat().st_size if job.file_path else 0
+    except OSError:
+        return 0
+
+
 def _within_budget(session: Session, root: Path, budget_bytes: int) -> int:
     """The oldest finished jobs removed, file and row, until their files fit the budget."""
     finished = session.scalars(select(ExportJob).where(
         ExportJob.state.in_((ExportState.DONE, ExportState.ERROR)))
         .order_by(ExportJob.finished_at.desc(), ExportJob.id)).all()
-    sizes = [(job, root / job.file_path if job.file_path else None) for job in finished]
-    total = sum(p.stat().st_size for _job, p in sizes if p is not None and p.is_file())
+    sizes = [(job, _file_size(root, job)) for job in finished]     # newest first
+    total = sum(size for _job, size in sizes)
     dropped = []
     while total > budget_bytes and sizes:
-        job, path = sizes.pop()                  # the oldest
-        if path is not None and path.is_file():
-            total -= path.stat().st_size
-            path.unlink()
+        job, size = sizes.pop()                  # the oldest
+        if size and job.file_path:
+            (root / job.file_path).unlink(missing_ok=True)
+        total -= size
         dropped.append(job.id)
     if dropped:
         session.execute(delete(ExportJob).where(ExportJob.id.in_(dropped)))
