@@ -2,6 +2,7 @@
 ``analyse FILE --hand i --trick t --seat s`` (ANALYSIS.md §3)."""
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Callable
@@ -11,6 +12,12 @@ from typing import NoReturn
 import click
 from flask import Flask
 from flask.cli import AppGroup
+
+from app.files import FileProblem, read_limited
+from app.rules import RecordError
+from app.rules.analysis import MISSING
+from app.rules.analysis import analyse as analyse_position
+from app.rules.limits import read_json
 
 games_cli = AppGroup("games", help="Stored games: import records, rebuild stored results.")
 
@@ -94,8 +101,6 @@ def import_(paths: tuple[str, ...], day: datetime | None, who: str, workers: int
 
 def _whole(text: str | None) -> object:
     """An option as an integer when it is one; else as given (the engine names the field)."""
-    from app.rules.analysis import MISSING
-
     if text is None:
         return MISSING
     stripped = text.strip()
@@ -113,13 +118,6 @@ def analyse(path: str, hand: str | None, trick: str | None, seat: str | None) ->
     could have played, with what it could make sure of and reach (ANALYSIS.md §3).
 
     An invalid record or position prints one line naming the field and exits 1."""
-    import json
-
-    from app.files import FileProblem, read_limited
-    from app.rules import RecordError
-    from app.rules.analysis import analyse as analyse_position
-    from app.rules.limits import read_json
-
     try:
         answer = analyse_position(read_json(read_limited(path)), _whole(hand), _whole(trick),
                                   _whole(seat))
