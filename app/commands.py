@@ -59,13 +59,13 @@ def rebuild() -> None:
 
     from app.db import get_session
     from app.models import Game
-    from app.services.results import rebuild_results
+    from app.services.projections import rebuild as rebuild_all
 
     session = get_session()
     total = session.scalar(select(func.count()).select_from(Game)) or 0
     start = time.perf_counter()
     with _Bar(total, "rebuild") as advance:
-        summary = rebuild_results(session, progress=advance)
+        summary = rebuild_all(session, progress=advance)
     click.echo(f"{summary.games} games, {summary.changed} changed, {summary.broken} no longer replay, "
                f"{summary.rerated} rated again ({time.perf_counter() - start:.1f} s)")
 

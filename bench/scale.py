@@ -132,7 +132,8 @@ def generate(app: Any, n: int, pool: tuple[list[Any], list[Any]], seed: int = 1)
     from app.models import AuditAction, AuditEntry, Game, GameStatus, Player, Seat
     from app.rules import get_profile
     from app.services.collation import folded_name
-    from app.services.results import ResultValues, bulk_insert_results, recompute_player_totals
+    from app.services.projections import games_changed
+    from app.services.results import Facts, ResultValues
     from app.services.seasons import save_season
 
     rng = random.Random(seed)
@@ -169,14 +170,12 @@ def generate(app: Any, n: int, pool: tuple[list[Any], list[Any]], seed: int = 1)
                 seats.extend({"game_id": gid, "seat": s, "player_id": p} for s, p in enumerate(pids))
                 audits.append({"game_id": gid, "at": when, "who": "bench", "action": AuditAction.IMPORT,
                                "hand_index": None, "before": None, "after": None})
-                results.append((gid, when, pids, ResultValues(gvalues, values.seats, values.counters)))
+                results.append(Facts(gid, when, pids, ResultValues(gvalues, values.seats, values.counters)))
             session.execute(insert(Game.__table__), games)
             session.execute(insert(Seat.__table__), seats)
             session.execute(insert(AuditEntry.__table__), audits)
-            bulk_insert_results(session, results)
+            games_changed(session, results)
             session.commit()
-        recompute_player_totals(session)
-        session.commit()
         _fix_sequences(session)
         season = save_season(session, name=SEASON[0], starts_on=SEASON[1], ends_on=SEASON[2])
         get_profile("ru32")
@@ -271,7 +270,7 @@ def time_rating_update(app: Any, repeat: int, back: float) -> tuple[float, int, 
         times, cpu, rated = [], [], 0
         for _ in range(repeat):
             t, c = time.perf_counter(), time.process_time()
-            ratings.after_change(session, game_id, old, new)
+            ratings.project(session, [(game_id, old, new)])
             times.append(time.perf_counter() - t)
             cpu.append(time.process_time() - c)
             rated = sum(1 for i in ids if i >= game_id)
@@ -287,7 +286,7 @@ def time_rebuild(app: Any) -> tuple[float, Any, float]:
     from app.models import Rating, RatingStep
     from app.rules import PROFILES
     from app.services import ratings
-    from app.services.results import rebuild_results
+    from app.services.projections import rebuild as rebuild_results
 
     with app.app_context():
         session = get_session()
@@ -298,7 +297,7 @@ def time_rebuild(app: Any) -> tuple[float, Any, float]:
         session.execute(delete(RatingStep))
         session.execute(delete(Rating))
         for profile in PROFILES:
-            ratings.recompute_from(session, profile, None)
+            ratings.rate_from(session, profile, None)
         session.commit()
         scratch = time.perf_counter() - t
         return rebuild, summary, scratch

@@ -40,9 +40,10 @@ from app.rules.limits import check_name, has_visible_text, invisible_character
 from app.services.confirm import clean_pin, hash_pin, latest_confirmations, locked_by
 from app.services.errors import BadInput, Text
 from app.services.games import start_game
+from app.services.projections import game_changed
 from app.services.queries import top_scorers
 from app.services.records import checked_record, status_of
-from app.services.results import player_ids_for, result_values, store_results
+from app.services.results import player_ids_for
 
 SEATINGS = draws.METHODS
 SCORINGS = ("points", "ranking")
@@ -345,7 +346,7 @@ def _reseat(session: Session, game: Game, seats: tuple[int, ...], names: dict[in
     session.add(AuditEntry(game=game, who=who, action=AuditAction.CREATE, before=old_record,
                            after=record, version=game.version + 1))
     session.flush()
-    store_results(session, game, result_values(record, result))
+    game_changed(session, game, result)
 
 
 def add_late_player(session: Session, event: Event, name: str, *, who: str, pin: str | None = None) -> int:

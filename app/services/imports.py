@@ -22,9 +22,10 @@ from app.files import FileProblem, read_limited
 from app.models import AuditAction, AuditEntry, Game, GameStatus, Seat
 from app.rules import RecordError
 from app.rules.limits import read_json
+from app.services import projections
 from app.services.errors import BadInput
 from app.services.records import new_game_record
-from app.services.results import ResultValues, bulk_insert_results, player_ids_for, result_values
+from app.services.results import Facts, ResultValues, player_ids_for, result_values
 
 CHUNK = 500
 PARALLEL_FROM = 400
@@ -124,7 +125,7 @@ def write_chunk(session: Session, chunk: list[Checked], *, who: str, played_at: 
         insert(GAME).returning(GAME.c.id, sort_by_parameter_order=True), rows)]
     seats: list[dict[str, Any]] = []
     audits: list[dict[str, Any]] = []
-    results: list[tuple[int, datetime, list[int], ResultValues]] = []
+    facts: list[Facts] = []
     # The audit entry's "after" is the game's own record dict, not a copy: these are Core
     # inserts, each row serialized to JSON when the statement runs, and nothing changes the
     # record afterwards (a deep copy per game was two thirds of the writing time).
@@ -134,10 +135,10 @@ def write_chunk(session: Session, chunk: list[Checked], *, who: str, played_at: 
         audits.append({"game_id": game_id, "at": now, "who": who, "action": AuditAction.IMPORT,
                        "hand_index": None, "before": None, "after": c.record,
                        "version": 1})
-        results.append((game_id, when, pids, c.values))
+        facts.append(Facts(game_id, when, pids, c.values))
     session.execute(insert(SEAT), seats)
     session.execute(insert(AUDIT), audits)
-    bulk_insert_results(session, results)
+    projections.games_changed(session, facts)
     session.commit()
     return ids
 

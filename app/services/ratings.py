@@ -6,31 +6,25 @@ ranked by their final totals, equal totals sharing a place. Anyone can recompute
 numbers with openskill: ``PlackettLuce().rate([[a], [b], [c], [d]], ranks=places)``.
 
 The steps (:class:`~app.models.RatingStep`, a player's rating after each of their games)
-are written in the transaction that writes the game's stored results
-(:func:`app.services.results.store_results` calls :func:`after_change`): a change of the
-latest game rates that game; a change of an older one rates again that game and the later
-games it reaches -- those with one of its players, then with one of theirs, and so on --
-and keeps the steps of the others, which would come out the same (:func:`rerate_change`;
-past :data:`REACHED_GAMES` later games, every step from it on: :func:`recompute_from`).
-:func:`rebuild_ratings` (the ``games rebuild`` command) computes every step from the
-stored results and writes only from the first one that differs, so it changes nothing when
-they agree.
+are projected from the stored seat rows in the transaction of every change of a game
+(:mod:`app.services.projections` calls :func:`project`), by one strategy for a save, a
+correction, an import and ``games rebuild`` alike: :func:`rate_from` rates the profile's
+games again in order from the earliest changed one and writes only the steps that differ.
 
 What people read is the conservative number μ - 3σ (openskill's ``ordinal()``), shown as
 ``1000 + 25 × (μ - 3σ)`` (:func:`shown`): a new player reads 1000, a strong one near 2000.
 """
 from __future__ import annotations
 
-import itertools
 import math
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select, text, tuple_
+from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, text, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -202,10 +196,23 @@ RATING_TABLE = cast(Table, Rating.__table__)
 RATING_UPSERT = (_rating_upsert(sqlite), _rating_upsert(postgresql))
 
 
-def _write_ratings(session: Session, profile: str, player_ids: set[int], states: dict[int, State]) -> None:
+def _agrees(have: tuple[float, float, float, int] | None, state: State | None) -> bool:
+    """A stored rating row (mu, sigma, ordinal, games; None: no row) says what ``state`` says."""
+    if state is None or not state.games:
+        return have is None
+    want = (state.mu, state.sigma, ordinal(state.mu, state.sigma), state.games)
+    return have is not None and all(_close(a, b) for a, b in zip(have, want, strict=True))
+
+
+def _write_ratings(session: Session, profile: str, player_ids: set[int], states: dict[int, State],
+                   *, only_changed: bool = False) -> None:
     """The rating rows of these players: their latest state (one upsert), or none without
-    a rated game."""
+    a rated game; ``only_changed``: the rows that already say so are not written again."""
     ids = sorted(player_ids)
+    if only_changed:
+        have = {r.player_id: (r.mu, r.sigma, r.ordinal, r.games)
+                for r in session.scalars(select(Rating).where(Rating.profile == profile))}
+        ids = [pid for pid in ids if not _agrees(have.get(pid), states.get(pid))]
     gone = [pid for pid in ids if (s := states.get(pid)) is None or not s.games]
     for k in range(0, len(gone), 500):
         session.execute(delete(Rating).where(Rating.profile == profile,
@@ -221,155 +228,116 @@ def _write_ratings(session: Session, profile: str, player_ids: set[int], states:
 
 
 Game = tuple[int, datetime, list[SeatLine]]     # (game id, played at, its four seats)
+GAMES_PER_CHUNK = CHUNK_ROWS // 4
 
 
-def recompute_from(session: Session, profile: str, at: Position | None,
-                   changed: Sequence[Game] | None = None, *, locked: bool = False) -> int:
-    """Deletes the profile's steps from ``at`` on (every step when None) and rates the
-    finished games from there again, in the caller's transaction. Returns the games rated.
-
-    ``changed``: the game at ``at`` is the one that changed, as it now stands (one game, or
-    none when it is no longer finished in this profile); when no later game had a step,
-    only it is rated, without reading the games again (a save of the latest game)."""
-    if not locked:
-        _lock(session, profile)
-    rs = RatingStep
-    later = and_(rs.profile == profile, _after(rs.played_at, rs.game_id, at))
-    deleted = session.execute(delete(rs).where(later).returning(rs.player_id, rs.game_id)).all()
-    touched = {int(pid) for pid, _gid in deleted}
-    games: Iterable[Game] = finished_games(session, profile, at)
-    if changed is not None and at is not None and all(gid == at[1] for _pid, gid in deleted):
-        games = changed
-    states: dict[int, State] = {}
-    batch: list[dict[str, Any]] = []
-    rated = 0
-    pending: list[Game] = []
-
-    def flush() -> None:
-        unknown = {s.player_id for _g, _p, seats in pending for s in seats} - states.keys()
-        if unknown and at is not None:
-            states.update(_last_states(session, profile, unknown))
-        for game_id, played_at, seats in pending:
-            batch.extend(advance(states, profile, game_id, played_at, seats))
-        if batch:
-            session.execute(insert(STEP_TABLE), batch)
-        batch.clear()
-        pending.clear()
-
+def _chunks(games: Iterable[Game]) -> Iterator[list[Game]]:
+    chunk: list[Game] = []
     for game in games:
-        pending.append(game)
-        rated += 1
-        if len(pending) >= CHUNK_ROWS // 4:
-            flush()
-    flush()
-    left = touched - states.keys()          # players with no game from ``at`` on any more
-    if left and at is not None:
-        states.update(_last_states(session, profile, left))
-    _write_ratings(session, profile, touched | states.keys(), states)
-    return rated
+        chunk.append(game)
+        if len(chunk) == GAMES_PER_CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
-#: A change rates again only the later games it reaches (:func:`rerate_change`) while at
-#: most this many finished games follow it; beyond, the steps from it on are computed
-#: again whole (:func:`recompute_from`, a chunk at a time: bounded memory).
-REACHED_GAMES = 1000
+def _close(a: Any, b: Any) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-12)
+    if isinstance(a, datetime) and isinstance(b, datetime):
+        return _naive(a) == _naive(b)
+    return bool(a == b)
 
 
-def _same_seats(steps: Sequence[Any], game: Game) -> bool:
-    """A game's stored steps were rated from the seats it has now (same date too)."""
-    seats = game[2]
-    return len(steps) == len(seats) and all(
-        (r.seat, r.player_id, r.total, bool(r.won)) == (s.seat, s.player_id, s.total, s.won)
-        and _naive(r.played_at) == _naive(game[1]) for r, s in zip(steps, seats, strict=True))
+def _same_steps(have: Sequence[dict[str, Any]], want: Sequence[dict[str, Any]]) -> bool:
+    return len(have) == len(want) and all(
+        all(_close(h[c], w[c]) for c in STEP_COLUMNS)
+        for h, w in zip(sorted(have, key=lambda r: int(r["seat"])), want, strict=True))
 
 
-def rerate_change(session: Session, profile: str, at: Position, game_id: int, changed: Sequence[Game]) -> int:
-    """The steps after one game changed (``game_id``, first rated at ``at``; ``changed``: it
-    as it stands now, or nothing when it is no longer finished in this profile). Returns the
-    games rated.
-
-    A game's steps depend on nothing but its seats and its four players' states before it,
-    so only the games the change reaches are rated again: the changed game, then, in rating
-    order, every later game with a player it reached (whose players it then reaches too).
-    The others keep their steps, which are what rating everything again would write. At a
-    club night the tables of a round have no player in common: a table that finishes after
-    the others rates its own game only, where rating everything from it on rated every
-    later table's again -- one after another, under the profile's lock."""
-    _lock(session, profile)
+def _steps_of(session: Session, profile: str, where: Any) -> dict[int, list[dict[str, Any]]]:
+    """The stored steps matching ``where``, by game."""
     rs = RatingStep
-    now_players = sorted({s.player_id for g in changed for s in g[2]})
-    own = select(rs.player_id).where(rs.profile == profile, rs.game_id == game_id)
-    seed_steps = session.execute(select(rs.player_id, rs.game_id).where(
-        rs.profile == profile, _after(rs.played_at, rs.game_id, at),
-        or_(rs.player_id.in_(own.scalar_subquery()), rs.player_id.in_(now_players)))).all()
-    if any(gid != game_id for _pid, gid in seed_steps):
-        return _rate_reached(session, profile, at, game_id, changed)
-    # the common case: no later game has a player of this one (its own steps only)
-    if seed_steps:
-        session.execute(delete(rs).where(rs.profile == profile, rs.game_id == game_id))
-    reached = {int(pid) for pid, _gid in seed_steps} | set(now_players)
-    states = _last_states(session, profile, reached, before=at)
-    batch = [row for game in changed for row in advance(states, profile, *game)]
-    if batch:
-        session.execute(insert(STEP_TABLE), batch)
-    _write_ratings(session, profile, reached, states)
-    return len(changed)
+    out: dict[int, list[dict[str, Any]]] = {}
+    for r in session.execute(select(*[rs.__table__.c[c] for c in STEP_COLUMNS])
+                             .where(rs.profile == profile, where)):
+        out.setdefault(int(r.game_id), []).append(dict(r._mapping))
+    return out
 
 
-def _stored_after(session: Session, profile: str, at: Position) -> dict[int, list[Any]] | None:
-    """The steps from ``at`` on by game (in rating order), or None when more than
-    REACHED_GAMES games have them."""
+def _remove_strays(session: Session, profile: str, where: Any, touched: set[int]) -> None:
+    """Removes the steps matching ``where`` -- games in the part of the order just read that
+    are not finished games there (no longer finished, or moved later) -- adding their
+    players to ``touched``."""
     rs = RatingStep
-    limit = 4 * REACHED_GAMES + 1
-    rows = session.execute(select(*[rs.__table__.c[c] for c in STEP_COLUMNS])
-                           .where(rs.profile == profile, _after(rs.played_at, rs.game_id, at))
-                           .order_by(rs.played_at, rs.game_id, rs.seat).limit(limit)).all()
-    if len(rows) == limit:
-        return None
-    stored: dict[int, list[Any]] = {}
-    for r in rows:
-        stored.setdefault(r.game_id, []).append(r)
-    return stored
+    gone = session.execute(delete(rs).where(rs.profile == profile, where).returning(rs.player_id)).all()
+    touched.update(int(pid) for (pid,) in gone)
 
 
-def _rate_reached(session: Session, profile: str, at: Position, game_id: int, changed: Sequence[Game]) -> int:
-    """:func:`rerate_change` when later games have players of the changed one: the games
-    from ``at`` on in rating order, each rated again when the change reached one of its
-    players (or its steps are not what its seats say), else kept as it is."""
-    stored = _stored_after(session, profile, at)
-    games = [] if stored is None else list(itertools.islice(finished_games(session, profile, at),
-                                                            REACHED_GAMES + 1))
-    if stored is None or len(games) > REACHED_GAMES:
-        return recompute_from(session, profile, at, changed, locked=True)
-    now = {g[0]: g for g in games}
-    order = {gid: (_naive(g[1]), gid) for gid, g in now.items()}
-    for gid, steps in stored.items():
-        order.setdefault(gid, (_naive(steps[0].played_at), gid))
-    reached = {r.player_id for r in stored.get(game_id, [])} | {s.player_id for g in changed for s in g[2]}
-    states: dict[int, State] = {}
+def _rate_chunk(session: Session, profile: str, chunk: Sequence[Game], states: dict[int, State],
+                stored: Mapping[int, Sequence[dict[str, Any]]], touched: set[int]) -> int:
+    """Rates a chunk of games in order (``states`` moving on), writing the steps of those
+    whose computed steps differ from ``stored``; their players go into ``touched``.
+    Returns the games written."""
     gone: list[int] = []
     batch: list[dict[str, Any]] = []
-    for gid in sorted(order, key=order.__getitem__):
-        game, steps = now.get(gid), stored.get(gid, [])
-        players = {r.player_id for r in steps} | ({s.player_id for s in game[2]} if game else set())
-        if gid != game_id and game is not None and _same_seats(steps, game) and not players & reached:
-            for r in steps:        # kept as it is: its players' states after it
-                states[r.player_id] = State(r.mu, r.sigma, r.games, r.points, r.wins, r.streak, r.best_streak)
-            continue
-        reached |= players
-        if steps:
-            gone.append(gid)
-        if game is not None:
-            unknown = {s.player_id for s in game[2]} - states.keys()
-            states.update(_last_states(session, profile, unknown, before=at))
-            batch.extend(advance(states, profile, *game))
+    for game in chunk:
+        want = advance(states, profile, *game)
+        have = stored.get(game[0], [])
+        if not _same_steps(have, want):
+            gone += [game[0]] if have else []
+            touched.update(int(r["player_id"]) for r in (*have, *want))
+            batch.extend(want)
+    rs = RatingStep
     if gone:
-        session.execute(delete(RatingStep).where(RatingStep.profile == profile, RatingStep.game_id.in_(gone)))
+        session.execute(delete(rs).where(rs.profile == profile, rs.game_id.in_(gone)))
     if batch:
+        # a later game's step that holds a number a player's new step takes (a game now
+        # finished, or moved earlier, numbers the later ones again): removed here, that game
+        # is written again when the walk reaches it
+        keys = [(r["player_id"], r["games"]) for r in batch]
+        for k in range(0, len(keys), 500):
+            _remove_strays(session, profile, tuple_(rs.player_id, rs.games).in_(keys[k:k + 500]), touched)
         session.execute(insert(STEP_TABLE), batch)
-    states.update(_last_states(session, profile, reached - states.keys(), before=at))
-    _write_ratings(session, profile, reached, states)
     return len(batch) // 4
+
+
+def rate_from(session: Session, profile: str, at: Position | None) -> int:
+    """THE way ratings follow the games (issue 37: one strategy for a save, a correction, an
+    import and ``games rebuild``): the profile's finished games from ``at`` on (every game
+    when None) are rated again in order, from their players' states before ``at``; a game
+    whose four computed steps differ from its stored ones gets them written, the steps of
+    games that are no longer finished from there are removed, and the rating of every
+    player whose steps changed is set to their last state. Idempotent: when the stored steps
+    agree, nothing is written -- a table that finishes after the others of its round computes
+    their games again (60 µs each) and writes its own only. Returns the games written."""
+    _lock(session, profile)
+    rs = RatingStep
+    states: dict[int, State] = {}
+    touched: set[int] = set()
+    written = 0
+    lower, strict = at, False
+    for chunk in _chunks(finished_games(session, profile, at)):
+        upper = (chunk[-1][1], chunk[-1][0])
+        ids = [g[0] for g in chunk]
+        _remove_strays(session, profile, and_(_after(rs.played_at, rs.game_id, lower, strict),
+                                              tuple_(rs.played_at, rs.game_id) <= tuple_(*upper),
+                                              rs.game_id.not_in(ids)), touched)
+        stored = _steps_of(session, profile, rs.game_id.in_(ids))
+        unknown = {s.player_id for g in chunk for s in g[2]} - states.keys()
+        if unknown and at is not None:
+            states.update(_last_states(session, profile, unknown, before=at))
+        written += _rate_chunk(session, profile, chunk, states, stored, touched)
+        lower, strict = upper, True
+    _remove_strays(session, profile, _after(rs.played_at, rs.game_id, lower, strict), touched)
+    if at is None:      # every rating of the profile is checked, not only the changed ones
+        touched |= states.keys() | set(session.scalars(select(Rating.player_id)
+                                                        .where(Rating.profile == profile)))
+    elif touched - states.keys():
+        states.update(_last_states(session, profile, touched - states.keys(), before=at))
+    _write_ratings(session, profile, touched, states, only_changed=at is None)
+    return written
 
 
 def _naive(at: datetime) -> datetime:
@@ -381,110 +349,31 @@ def _rated_key(rows: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
              bool(r["won"])) for r in sorted(rows, key=lambda r: int(r.get("seat", 0)))]
 
 
-def after_change(session: Session, game_id: int, old: Sequence[dict[str, Any]],
-                 new: Sequence[dict[str, Any]]) -> None:
-    """The ratings after one game's stored seat rows went from ``old`` to ``new`` (no rows:
-    a new game): the games it reaches rated again when it is or was finished and what
-    ratings read of it (players, totals, date, finished) changed."""
-    if _rated_key(old) == _rated_key(new):
-        return
+Rows = Sequence[dict[str, Any]]
+
+
+def project(session: Session, changes: Iterable[tuple[int, Rows, Rows]]) -> int:
+    """The ratings' projector: after games' stored seat rows went from ``old`` to ``new``
+    (``changes``: (game id, old, new); no rows: a new game), each profile with a change in
+    what ratings read (players, totals, date, finished) rated again from its earliest such
+    game (:func:`rate_from`). Returns the games written."""
     starts: dict[str, Position] = {}
-    for rows in (old, new):
-        if rows and rows[0]["complete"]:
-            profile, at = str(rows[0]["profile"]), (rows[0]["played_at"], game_id)
-            if profile not in starts or _naive(at[0]) < _naive(starts[profile][0]):
-                starts[profile] = at
-    now: list[Game] = []
-    if new and new[0]["complete"]:
-        now = [(game_id, new[0]["played_at"],
-                [SeatLine(int(r["seat"]), int(r["player_id"]), int(r["total"]), bool(r["won"]))
-                 for r in sorted(new, key=lambda r: int(r["seat"]))])]
-    for profile, at in starts.items():
-        rerate_change(session, profile, at, game_id, now if new and new[0]["profile"] == profile else [])
+    for game_id, old, new in changes:
+        if _rated_key(old) == _rated_key(new):
+            continue
+        for rows in (old, new):
+            if rows and rows[0]["complete"]:
+                profile, at = str(rows[0]["profile"]), (rows[0]["played_at"], game_id)
+                first = starts.get(profile)
+                if first is None or (_naive(at[0]), at[1]) < (_naive(first[0]), first[1]):
+                    starts[profile] = at
+    return sum(rate_from(session, profile, at) for profile, at in sorted(starts.items()))
 
 
-def after_new_games(session: Session, seat_rows: Sequence[dict[str, Any]]) -> None:
-    """The ratings after many new games (an import): rated from the earliest finished one
-    of each profile on."""
-    starts: dict[str, Position] = {}
-    for r in seat_rows:
-        if r["complete"]:
-            at = (r["played_at"], int(r["game_id"]))
-            profile = str(r["profile"])
-            first = starts.get(profile)
-            if first is None or (_naive(at[0]), at[1]) < (_naive(first[0]), first[1]):
-                starts[profile] = at
-    for profile, at in starts.items():
-        recompute_from(session, profile, at)
-
-
-# --- rebuild ---------------------------------------------------------------------------------
-
-def _close(a: Any, b: Any) -> bool:
-    if isinstance(a, float) or isinstance(b, float):
-        return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-12)
-    if isinstance(a, datetime) and isinstance(b, datetime):
-        return _naive(a) == _naive(b)
-    return bool(a == b)
-
-
-def _stored_steps(session: Session, profile: str) -> Iterator[dict[str, Any]]:
-    rs = RatingStep
-    cols = [rs.__table__.c[c] for c in STEP_COLUMNS]
-    start: tuple[datetime, int, int] | None = None
-    while True:
-        stmt = select(*cols).where(rs.profile == profile)
-        if start is not None:
-            stmt = stmt.where(tuple_(rs.played_at, rs.game_id, rs.seat) > tuple_(*start))
-        rows = session.execute(stmt.order_by(rs.played_at, rs.game_id, rs.seat).limit(CHUNK_ROWS)).all()
-        for r in rows:
-            yield dict(r._mapping)
-        if len(rows) < CHUNK_ROWS:
-            return
-        last = rows[-1]
-        start = (last.played_at, last.game_id, last.seat)
-
-
-def _first_difference(session: Session, profile: str) -> tuple[Position | None, dict[int, State]]:
-    """(where the stored steps first differ from the computed ones -- a step that differs,
-    one missing, or the first of steps left over after the computed ones -- or None; the
-    computed final states)."""
-    states: dict[int, State] = {}
-    stored = _stored_steps(session, profile)
-    for game_id, played_at, seats in finished_games(session, profile):
-        for want in advance(states, profile, game_id, played_at, seats):
-            have = next(stored, None)
-            if have is None or any(not _close(have[c], want[c]) for c in STEP_COLUMNS):
-                if have is not None and (_naive(have["played_at"]), have["game_id"]) < (_naive(played_at),
-                                                                                          game_id):
-                    return (have["played_at"], have["game_id"]), states     # a step left over
-                return (played_at, game_id), states
-    extra = next(stored, None)
-    return (None if extra is None else (extra["played_at"], extra["game_id"])), states
-
-
-def _ratings_agree(session: Session, profile: str, states: dict[int, State]) -> bool:
-    have = {r.player_id: (r.mu, r.sigma, r.ordinal, r.games)
-            for r in session.scalars(select(Rating).where(Rating.profile == profile))}
-    if have.keys() != {pid for pid, s in states.items() if s.games}:
-        return False
-    return all(all(_close(a, b) for a, b in zip(have[pid], (s.mu, s.sigma, ordinal(s.mu, s.sigma), s.games),
-                                                 strict=True))
-               for pid, s in states.items())
-
-
-def rebuild_ratings(session: Session) -> int:
-    """Every profile's steps and ratings as the stored results say, written only from the
-    first step that differs (nothing when they agree). Returns the games rated again."""
-    rerated = 0
-    for profile in PROFILES:
-        at, states = _first_difference(session, profile)
-        if at is not None:
-            rerated += recompute_from(session, profile, at)
-        elif not _ratings_agree(session, profile, states):
-            everyone = set(session.scalars(select(Rating.player_id).where(Rating.profile == profile)))
-            _write_ratings(session, profile, everyone | states.keys(), states)
-    return rerated
+def rebuild(session: Session) -> int:
+    """Every profile's steps and ratings as the stored results say (``games rebuild``): the
+    same :func:`rate_from`, from the first game. Returns the games written."""
+    return sum(rate_from(session, profile, None) for profile in PROFILES)
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -17,8 +17,9 @@ from app.rules import digest, load
 from app.services.accounts import add_scorer
 from app.services.confirm import check_unlocked, hash_pins, set_pins
 from app.services.errors import ConflictError, NothingChanged
+from app.services.projections import game_changed
 from app.services.queries import remember, replay_game
-from app.services.results import player_ids_for, result_values, store_results
+from app.services.results import player_ids_for
 
 
 def checked_record(data: Any, *, keep: bool = False) -> tuple[dict[str, Any], Any]:
@@ -68,7 +69,7 @@ def create_game(session: Session, data: Any, *, who: str, action: AuditAction,
         game.seats.append(Seat(seat=seat, player_id=player_id))
     game.audit.append(AuditEntry(who=who, action=action, after=copy.deepcopy(record), version=1))
     session.flush()
-    store_results(session, game, result_values(record, result), player_ids)
+    game_changed(session, game, result)
     if scorer_id is not None:
         add_scorer(session, game.id, scorer_id)
     if pin_hashes:
@@ -124,7 +125,7 @@ def save_record(session: Session, game: Game, data: dict[str, Any], *, expected_
                            version=game.version + 1))
     try:
         session.flush()
-        store_results(session, game, result_values(record, result))
+        game_changed(session, game, result)
         session.commit()
     except StaleDataError:
         session.rollback()

@@ -1,29 +1,27 @@
-"""Stored results: computing them from a replayed record and writing them.
+"""Stored results: computing them from a replayed record and projecting them.
 
 :func:`result_values` is the ONE place that says what a game's stored result is (what the
-lists and statistics count); :func:`store_results` writes it in the caller's transaction
-(every change of a record goes through :mod:`app.services.records`, which calls it before
-its single commit), keeping each player's all-time sums (:class:`PlayerTotal`) in step by
-adding the difference between the old and the new seat rows. :func:`rebuild_results`
-recomputes everything from the records.
+lists and statistics count); :func:`project` is the stored results' projector, and
+:func:`add_changes` the player totals' part of the sums' projector -- both run by
+:mod:`app.services.projections`, where every change of a game ends.
 """
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Table, case, delete, func, insert, select, update
+from sqlalchemy import Table, case, delete, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from app.db import utcnow
-from app.models import Game, GameStatus, Player, PlayerTotal, Season, Seat, SeatResult, StoredResult
+from app.models import Player, PlayerTotal, Season, SeatResult, SeatStat, StoredResult
 from app.models.result import ALL_TIME, SEAT_COLUMNS, TOTAL_COLUMNS
 from app.rules import RecordError, digest, load
-from app.services import ratings, stats
+from app.services import stats
 from app.services.collation import folded_name
 from app.services.sums import add_to_sums
 
@@ -123,12 +121,15 @@ def seat_rows(game_id: int, played_at: datetime, player_ids: Sequence[int],
 
 # --- player totals: sums kept by adding differences ------------------------------------------
 
+ONE_DAY = timedelta(days=1)
+
+
 def day_start(day: date) -> datetime:
     """The first instant of a day (UTC): games are dated and seasons bounded in UTC days."""
     return datetime.combine(day, time.min, tzinfo=UTC)
 
 
-def _naive_utc(at: datetime) -> datetime:
+def naive_utc(at: datetime) -> datetime:
     return at.astimezone(UTC).replace(tzinfo=None) if at.tzinfo else at
 
 
@@ -137,14 +138,16 @@ class Scopes:
     """Which player totals a game adds to: all time, and every season whose days hold it."""
 
     seasons: tuple[tuple[int, datetime, datetime], ...] = ()
+    all_time: bool = True
 
     def of(self, played_at: datetime) -> list[int]:
-        at = _naive_utc(played_at)
-        return [ALL_TIME, *(sid for sid, lo, hi in self.seasons if lo <= at < hi)]
+        at = naive_utc(played_at)
+        seasons = [sid for sid, lo, hi in self.seasons if lo <= at < hi]
+        return [ALL_TIME, *seasons] if self.all_time else seasons
 
 
 def load_scopes(session: Session) -> Scopes:
-    return Scopes(tuple((sid, _naive_utc(day_start(a)), _naive_utc(day_start(b + timedelta(days=1))))
+    return Scopes(tuple((sid, naive_utc(day_start(a)), naive_utc(day_start(b) + ONE_DAY))
                         for sid, a, b in session.execute(select(Season.id, Season.starts_on,
                                                                 Season.ends_on))))
 
@@ -176,73 +179,29 @@ def apply_deltas(session: Session, deltas: Deltas) -> None:
                 TOTAL_COLUMNS, rows)
 
 
-# --- writing ------------------------------------------------------------------------------------
+# --- the stored results' projector -----------------------------------------------------------
 
-def store_results(session: Session, game: Game, values: ResultValues,
-                  player_ids: Sequence[int] | None = None, *, rate: bool = True) -> None:
-    """Writes the game's stored result in the session's transaction (no commit), and the
-    ratings that follow from it (unless ``rate`` is False: the rebuild rates at the end).
-    The game must be flushed (it has an id)."""
-    if player_ids is None:
-        player_ids = [seat.player_id for seat in sorted(game.seats, key=lambda s: s.seat)]
-    old = [dict(r._mapping) for r in session.execute(
-        select(SeatResult.seat, *[SeatResult.__table__.c[c] for c in SEAT_COLUMNS])
-        .where(SeatResult.game_id == game.id).order_by(SeatResult.seat))]
-    new = seat_rows(game.id, game.created_at, player_ids, values)
-    deltas: Deltas = {}
-    scopes = load_scopes(session)
-    add_rows(deltas, old, -1, scopes)
-    add_rows(deltas, new, +1, scopes)
-    session.execute(delete(SeatResult).where(SeatResult.game_id == game.id))
-    session.execute(delete(StoredResult).where(StoredResult.game_id == game.id))
-    session.execute(insert(GAME_RESULT), [game_row(game.id, game.created_at, values)])
-    session.execute(insert(SEAT_RESULT), new)
-    apply_deltas(session, deltas)
-    stats.after_change(session, game.id, old, new, values.counters)
-    if rate:
-        ratings.after_change(session, game.id, old, new)
+@dataclass(frozen=True)
+class Facts:
+    """What a game's stored result is computed from: its id, date, players and the values
+    read from its record (:func:`result_values`)."""
+
+    game_id: int
+    played_at: datetime
+    player_ids: Sequence[int]
+    values: ResultValues
 
 
-def bulk_insert_results(session: Session, games: Iterable[tuple[int, datetime, Sequence[int], ResultValues]]
-                        ) -> None:
-    """Stored results of NEW games (no rows yet), in a few multi-row inserts: the import
-    and the benchmark's generator. ``games``: (game id, played at, player ids, values)."""
-    game_rows: list[dict[str, Any]] = []
-    seats: list[dict[str, Any]] = []
-    counters: dict[int, list[dict[str, int]]] = {}
-    for game_id, played_at, player_ids, values in games:
-        game_rows.append(game_row(game_id, played_at, values))
-        seats.extend(seat_rows(game_id, played_at, player_ids, values))
-        counters[game_id] = values.counters
-    if not game_rows:
-        return
-    session.execute(insert(GAME_RESULT), game_rows)
-    session.execute(insert(SEAT_RESULT), seats)
-    deltas: Deltas = {}
-    add_rows(deltas, seats, +1, load_scopes(session))
-    apply_deltas(session, deltas)
-    stats.after_new_games(session, seats, counters)
-    ratings.after_new_games(session, seats)
+@dataclass(frozen=True)
+class Change:
+    """A game whose stored rows changed: its seat rows and seat counters before (none: a
+    new game, or the rebuild's empty sums) and after."""
 
-
-# --- rebuild ------------------------------------------------------------------------------------
-
-@dataclass
-class RebuildSummary:
-    games: int = 0
-    changed: int = 0
-    broken: int = 0
-    rerated: int = 0          # finished games whose ratings were computed again
-
-
-def _games_in_chunks(session: Session, size: int) -> Iterator[list[Game]]:
-    last = 0
-    while True:
-        chunk = list(session.scalars(select(Game).where(Game.id > last).order_by(Game.id).limit(size)))
-        if not chunk:
-            return
-        yield chunk
-        last = chunk[-1].id
+    game_id: int
+    old: Sequence[dict[str, Any]]
+    new: Sequence[dict[str, Any]]
+    old_counters: Mapping[int, Mapping[str, int]]
+    new_counters: Mapping[int, Mapping[str, int]]
 
 
 def _stored(session: Session, ids: list[int]) -> tuple[dict[int, dict[str, Any]], dict[int, list[Any]]]:
@@ -251,7 +210,7 @@ def _stored(session: Session, ids: list[int]) -> tuple[dict[int, dict[str, Any]]
     seats: dict[int, list[Any]] = defaultdict(list)
     for r in session.execute(select(SeatResult).where(SeatResult.game_id.in_(ids))
                              .order_by(SeatResult.game_id, SeatResult.seat)).scalars():
-        seats[r.game_id].append({c: getattr(r, c) for c in SEAT_COLUMNS})
+        seats[r.game_id].append({"seat": r.seat, **{c: getattr(r, c) for c in SEAT_COLUMNS}})
     return games, seats
 
 
@@ -261,56 +220,52 @@ def _same_instant(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _unchanged(stored: dict[str, Any] | None, seats: list[Any], game: Game, values: ResultValues,
-               player_ids: list[int], counters: list[dict[str, int]]) -> bool:
-    if stored is None or len(seats) != 4 or counters != values.counters:
+def _unchanged(stored: dict[str, Any] | None, seats: list[Any], facts: Facts,
+               counters: list[dict[str, int]]) -> bool:
+    if stored is None or len(seats) != 4 or counters != facts.values.counters:
         return False
-    want = game_row(game.id, game.created_at, values)
+    want = game_row(facts.game_id, facts.played_at, facts.values)
     if any(not _same_instant(stored[c], want[c]) for c in stored):
         return False
-    rows = seat_rows(game.id, game.created_at, player_ids, values)
+    rows = seat_rows(facts.game_id, facts.played_at, facts.player_ids, facts.values)
     return all(_same_instant(seats[s][c], rows[s][c]) for s in range(4) for c in SEAT_COLUMNS)
 
 
-def rebuild_results(session: Session, chunk: int = 500,
-                    progress: Any = None) -> RebuildSummary:
-    """Recomputes every game's stored result from its record, writing only what differs,
-    then every player's totals from the seat rows (one aggregate). Idempotent."""
-    summary = RebuildSummary()
-    for games in _games_in_chunks(session, chunk):
-        ids = [g.id for g in games]
-        stored, seats = _stored(session, ids)
-        counters = stats.stored_counters(session, ids)
-        player_ids = _player_ids(session, ids)
-        for game in games:
-            values = result_values(game.record)
-            summary.games += 1
-            summary.broken += values.game["error"] is not None
-            if not _unchanged(stored.get(game.id), seats.get(game.id, []), game, values,
-                              player_ids[game.id], counters.get(game.id, [])):
-                summary.changed += 1
-                store_results(session, game, values, player_ids[game.id], rate=False)
-            status = GameStatus.COMPLETE if values.game["complete"] else GameStatus.IN_PROGRESS
-            if game.status != status:
-                session.execute(update(Game).where(Game.id == game.id)
-                                .values(status=status))
-        session.commit()
-        session.expunge_all()
-        if progress is not None:
-            progress(len(games))
-    recompute_player_totals(session)
-    stats.recompute_sums(session)
-    summary.rerated = ratings.rebuild_ratings(session)
-    session.commit()
-    return summary
+def project(session: Session, games: Sequence[Facts]) -> list[Change]:
+    """The stored results' projector (game_result, seat_result, seat_stat): the rows of
+    each game as its facts say, written only for the games whose rows differ, in a few
+    multi-row statements (one game or an import's chunk alike). Returns those changes."""
+    ids = [f.game_id for f in games]
+    if not ids:
+        return []
+    stored, seats = _stored(session, ids)
+    counters = stats.stored_counters(session, ids)
+    changes = [Change(f.game_id, seats.get(f.game_id, []),
+                      seat_rows(f.game_id, f.played_at, f.player_ids, f.values),
+                      dict(enumerate(counters.get(f.game_id, []))), dict(enumerate(f.values.counters)))
+               for f in games if not _unchanged(stored.get(f.game_id), seats.get(f.game_id, []), f,
+                                                counters.get(f.game_id, []))]
+    changed = [c.game_id for c in changes]
+    if not changed:
+        return []
+    by_id = {f.game_id: f for f in games}
+    for k in range(0, len(changed), 500):
+        part = changed[k:k + 500]
+        for model in (SeatStat, SeatResult, StoredResult):
+            session.execute(delete(model).where(model.game_id.in_(part)))
+    session.execute(insert(GAME_RESULT), [game_row(gid, by_id[gid].played_at, by_id[gid].values)
+                                          for gid in changed])
+    session.execute(insert(SEAT_RESULT), [row for c in changes for row in c.new])
+    session.execute(insert(stats.SEAT_STAT), [{"game_id": c.game_id, "seat": s, "counters": dict(v)}
+                                              for c in changes for s, v in c.new_counters.items()])
+    return changes
 
 
-def _player_ids(session: Session, ids: list[int]) -> dict[int, list[int]]:
-    out: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    for game_id, seat, player_id in session.execute(
-            select(Seat.game_id, Seat.seat, Seat.player_id).where(Seat.game_id.in_(ids))):
-        out[game_id][seat] = player_id
-    return out
+def add_changes(deltas: Deltas, changes: Iterable[Change], scopes: Scopes) -> None:
+    """The player totals' differences of these changes (the sums' projector)."""
+    for c in changes:
+        add_rows(deltas, c.old, -1, scopes)
+        add_rows(deltas, c.new, +1, scopes)
 
 
 def player_total_rows(session: Session, season: Season | None = None) -> list[dict[str, Any]]:
@@ -340,28 +295,6 @@ def all_player_total_rows(session: Session) -> list[dict[str, Any]]:
     for season in session.scalars(select(Season).order_by(Season.id)):
         rows += player_total_rows(session, season)
     return sorted(rows, key=lambda r: (r["season_id"], r["player_id"], r["profile"]))
-
-
-def recompute_player_totals(session: Session) -> None:
-    """player_total from scratch (all time and every season): aggregates over the seat rows."""
-    rows = all_player_total_rows(session)
-    current = {(r.season_id, r.player_id, r.profile): {c: getattr(r, c) for c in TOTAL_COLUMNS}
-               for r in session.scalars(select(PlayerTotal)) if r.games}
-    wanted = {(r["season_id"], r["player_id"], r["profile"]): {c: r[c] for c in TOTAL_COLUMNS}
-              for r in rows}
-    if current == wanted:
-        return
-    session.execute(delete(PlayerTotal))
-    if rows:
-        session.execute(insert(PlayerTotal), rows)
-
-
-def recompute_season_totals(session: Session, season: Season) -> None:
-    """One season's player totals from its days' seat rows (its days were set or changed)."""
-    session.execute(delete(PlayerTotal).where(PlayerTotal.season_id == season.id))
-    rows = player_total_rows(session, season)
-    if rows:
-        session.execute(insert(PlayerTotal), rows)
 
 
 def player_ids_for(session: Session, names: Sequence[str], cache: dict[str, int]) -> list[int]:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.models import PlayerTotal, Season
+from app.models import Season
 from app.rules.limits import invisible_character
 from app.services.errors import BadInput, Text
-from app.services.results import recompute_season_totals
+from app.services.projections import season_changed, season_removed
 
 NAME_MAX = 80
 
@@ -46,12 +46,12 @@ def save_season(session: Session, *, name: str, starts_on: date | None, ends_on:
     else:
         season.name, season.starts_on, season.ends_on = clean, starts_on, ends_on
     session.flush()
-    recompute_season_totals(session, season)
+    season_changed(session, season)
     session.commit()
     return season
 
 
 def delete_season(session: Session, season: Season) -> None:
-    session.execute(delete(PlayerTotal).where(PlayerTotal.season_id == season.id))
+    season_removed(session, season)
     session.delete(season)
     session.commit()

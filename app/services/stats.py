@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, case, delete, func, insert, select, tuple_
+from sqlalchemy import Table, and_, case, func, select, tuple_
 from sqlalchemy.orm import Session, aliased
 
 from app.models import HeadToHead, Player, PlayerStat, RatingStep, SeatResult, SeatStat
@@ -105,42 +105,14 @@ def apply(session: Session, stats: dict[StatKey, int], pairs: dict[PairKey, list
                  for (p, o, prof), v in sorted(pairs.items()) if any(v)])
 
 
-def after_change(session: Session, game_id: int, old: Sequence[dict[str, Any]],
-                 new: Sequence[dict[str, Any]], counters: Sequence[Counters]) -> None:
-    """One game's seat counters and the sums after its seat rows went from ``old`` to
-    ``new`` (in the caller's transaction)."""
-    before = {int(seat): dict(c) for seat, c in session.execute(
-        select(SeatStat.seat, SeatStat.counters).where(SeatStat.game_id == game_id))}
-    after = {s: dict(c) for s, c in enumerate(counters)}
-    stats: dict[StatKey, int] = {}
-    pairs: dict[PairKey, list[int]] = {}
-    add_stats(stats, old, before, -1)
-    add_stats(stats, new, after, +1)
-    add_pairs(pairs, old, -1)
-    add_pairs(pairs, new, +1)
-    if before != after:
-        session.execute(delete(SeatStat).where(SeatStat.game_id == game_id))
-        session.execute(insert(SEAT_STAT), [{"game_id": game_id, "seat": s, "counters": c}
-                                            for s, c in after.items()])
-    apply(session, stats, pairs)
-
-
-def after_new_games(session: Session, seats: Sequence[dict[str, Any]],
-                    counters: Mapping[int, Sequence[Counters]]) -> None:
-    """Seat counters and sums of many new games (an import): ``counters`` by game id."""
-    if not seats:
-        return
-    session.execute(insert(SEAT_STAT), [{"game_id": gid, "seat": s, "counters": dict(c)}
-                                        for gid, cs in counters.items() for s, c in enumerate(cs)])
-    stats: dict[StatKey, int] = {}
-    pairs: dict[PairKey, list[int]] = {}
-    by_game: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for row in seats:
-        by_game[int(row["game_id"])].append(row)
-    for gid, rows in by_game.items():
-        add_stats(stats, rows, dict(enumerate(counters.get(gid, []))), +1)
-        add_pairs(pairs, rows, +1)
-    apply(session, stats, pairs)
+def add_changes(stats: dict[StatKey, int], pairs: dict[PairKey, list[int]], changes: Iterable[Any]) -> None:
+    """The differences of player_stat and head_to_head after these games' seat rows and
+    counters changed (:class:`app.services.results.Change`): the sums' projector."""
+    for c in changes:
+        add_stats(stats, c.old, dict(c.old_counters), -1)
+        add_stats(stats, c.new, dict(c.new_counters), +1)
+        add_pairs(pairs, c.old, -1)
+        add_pairs(pairs, c.new, +1)
 
 
 # --- rebuild ---------------------------------------------------------------------------------
@@ -185,24 +157,18 @@ def _wanted_pairs(session: Session) -> dict[PairKey, list[int]]:
             for p, o, prof, g, ah, bh, pts in rows}
 
 
-def recompute_sums(session: Session) -> bool:
-    """player_stat and head_to_head from the seat rows, written only if they differ.
-    Returns whether anything was written."""
-    changed = False
-    stats = _wanted_stats(session)
-    have = {(r.player_id, r.profile, r.key): r.value for r in session.scalars(select(PlayerStat)) if r.value}
-    if have != stats:
-        session.execute(delete(PlayerStat))
-        apply(session, stats, {})
-        changed = True
-    pairs = _wanted_pairs(session)
-    have_pairs = {(r.player_id, r.opponent_id, r.profile): [getattr(r, c) for c in H2H_COLUMNS]
-                  for r in session.scalars(select(HeadToHead)) if r.games}
-    if have_pairs != pairs:
-        session.execute(delete(HeadToHead))
-        apply(session, {}, pairs)
-        changed = True
-    return changed
+def wanted_sums(session: Session) -> tuple[dict[StatKey, int], dict[PairKey, list[int]]]:
+    """player_stat and head_to_head as the seat rows say (read, nothing written: a check,
+    and the 0013 migration's backfill)."""
+    return _wanted_stats(session), _wanted_pairs(session)
+
+
+def sums_agree(session: Session) -> bool:
+    """player_stat and head_to_head say what the seat rows say (a check: nothing written)."""
+    stats = {(r.player_id, r.profile, r.key): r.value for r in session.scalars(select(PlayerStat)) if r.value}
+    pairs = {(r.player_id, r.opponent_id, r.profile): [getattr(r, c) for c in H2H_COLUMNS]
+             for r in session.scalars(select(HeadToHead)) if r.games}
+    return (stats, pairs) == wanted_sums(session)
 
 
 # --- the player's page -----------------------------------------------------------------------

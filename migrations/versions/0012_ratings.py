@@ -71,11 +71,11 @@ def _backfill() -> None:
     from sqlalchemy.orm import Session
 
     from app.rules import PROFILES
-    from app.services.ratings import recompute_from
+    from app.services.ratings import rate_from
 
     with Session(bind=op.get_bind(), join_transaction_mode="create_savepoint") as session:
         for profile in PROFILES:
-            recompute_from(session, profile, None)
+            rate_from(session, profile, None)
         session.commit()      # the savepoint: the migration's transaction commits it all
 
 

@@ -56,7 +56,7 @@ def _backfill() -> None:
     from sqlalchemy.orm import Session
 
     from app.services.results import result_values
-    from app.services.stats import recompute_sums
+    from app.services.stats import apply, wanted_sums
 
     bind = op.get_bind()
     game = sa.table("game", sa.column("id", sa.Integer), sa.column("record", sa.JSON))
@@ -73,7 +73,7 @@ def _backfill() -> None:
                                           for g in games
                                           for s, c in enumerate(result_values(g.record).counters)])
     with Session(bind=bind, join_transaction_mode="create_savepoint") as session:
-        recompute_sums(session)
+        apply(session, *wanted_sums(session))
         session.commit()      # the savepoint: the migration's transaction commits it all
 
 

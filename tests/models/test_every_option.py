@@ -14,7 +14,7 @@ from sqlalchemy import select, update
 from app.models import Game, SeatResult, StoredResult
 from app.rules import digest, score_record
 from app.services.games import import_game, start_game
-from app.services.results import rebuild_results
+from app.services.projections import rebuild as rebuild_results
 from tests.conftest import load_record
 
 pytestmark = pytest.mark.every_database

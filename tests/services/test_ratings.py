@@ -19,9 +19,10 @@ from app.rules import load
 from app.services import hands
 from app.services.games import import_game
 from app.services.imports import import_paths
-from app.services.ratings import leaderboard, rebuild_ratings, recompute_from, shown
+from app.services.projections import rebuild as rebuild_results
+from app.services.ratings import leaderboard, rate_from, shown
+from app.services.ratings import rebuild as rebuild_ratings
 from app.services.referee import apply_ruling
-from app.services.results import rebuild_results
 from tests.conftest import load_record
 
 pytestmark = pytest.mark.every_database
@@ -105,7 +106,7 @@ def scratch(session: Any) -> dict[str, list[tuple[Any, ...]]]:
     session.execute(delete(RatingStep))
     session.execute(delete(Rating))
     for profile in PROFILES:
-        recompute_from(session, profile, None)
+        rate_from(session, profile, None)
     out = snapshot_ratings(session)
     session.rollback()
     return out
@@ -219,17 +220,17 @@ def test_rebuild_removes_the_steps_of_games_no_longer_finished(session):
 
 
 def rated_counts(monkeypatch: Any) -> list[int]:
-    """The games each rating of a change rated (ratings.rerate_change's answers)."""
+    """The games each rating of a change wrote (ratings.rate_from's answers)."""
     from app.services import ratings
 
     counts: list[int] = []
-    real = ratings.rerate_change
+    real = ratings.rate_from
 
     def counted(*args: Any, **kwargs: Any) -> int:
         counts.append(real(*args, **kwargs))
         return counts[-1]
 
-    monkeypatch.setattr(ratings, "rerate_change", counted)
+    monkeypatch.setattr(ratings, "rate_from", counted)
     return counts
 
 
@@ -283,15 +284,15 @@ def test_a_change_rates_again_the_later_games_it_reaches(session, monkeypatch):
     assert snapshot_ratings(session) == scratch(session)
 
 
-@pytest.mark.parametrize("seed,reach", [(3, 1000), (11, 1000), (25, 1000), (11, 2)])
-def test_rating_only_what_a_change_reaches_equals_rating_everything(session, monkeypatch, seed, reach):
+@pytest.mark.parametrize("seed,chunk", [(3, 1000), (11, 1000), (25, 1000), (11, 2), (25, 1)])
+def test_rating_only_what_a_change_reaches_equals_rating_everything(session, monkeypatch, seed, chunk):
     """Random games among a larger pool (tables that share players and tables that do not),
     corrected at random: after each change the steps and ratings are those computed from
-    nothing (also when more games follow a change than ratings.REACHED_GAMES: then all of
-    them are rated again)."""
+    nothing (also when the games after a change are read a few at a time,
+    ratings.GAMES_PER_CHUNK: a game's old steps in one chunk, its new ones in another)."""
     from app.services import ratings
 
-    monkeypatch.setattr(ratings, "REACHED_GAMES", reach)
+    monkeypatch.setattr(ratings, "GAMES_PER_CHUNK", chunk)
     rng = random.Random(seed)
     pool = [f"J{k}" for k in range(12)]
     made: list[tuple[int, dict[str, Any]]] = []

@@ -1,0 +1,170 @@
+"""One place where a game changes (issue 37): every write to a game ends in the projectors
+of app/services/projections.py, they are idempotent, and nothing else writes a derived table."""
+from __future__ import annotations
+
+import ast
+import copy
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select, text
+
+from app.models import Game, PlayerTotal
+from app.rules import load
+from app.services import hands, projections
+from app.services.games import import_game
+from app.services.imports import import_paths
+from app.services.referee import apply_ruling
+from app.services.results import all_player_total_rows
+from app.services.seasons import delete_season, save_season
+from app.services.stats import sums_agree
+from tests.conftest import load_record
+
+pytestmark = pytest.mark.every_database
+
+APP = Path(__file__).resolve().parents[2] / "app"
+
+#: The derived tables, by the names app/ writes them under (models and Core tables).
+DERIVED = {"StoredResult", "SeatResult", "SeatStat", "PlayerTotal", "PlayerStat", "HeadToHead",
+           "RatingStep", "Rating", "GAME_RESULT", "SEAT_RESULT", "SEAT_STAT", "STEP_TABLE", "RATING_TABLE",
+           "RATING_UPSERT", "rs", "model"}
+#: The functions allowed to write them: the projectors and their parts.
+WRITERS = {
+    ("services/results.py", "project"), ("services/results.py", "apply_deltas"),
+    ("services/stats.py", "apply"), ("services/sums.py", "add_to_sums"),
+    ("services/ratings.py", "_write_ratings"), ("services/ratings.py", "_rating_upsert"),
+    ("services/ratings.py", "_rate_chunk"), ("services/ratings.py", "_remove_strays"),
+    ("services/projections.py", "season_changed"), ("services/projections.py", "season_removed"),
+    ("services/projections.py", "rebuild"),
+}
+DERIVED_TABLE_NAMES = ("game_result", "seat_result", "seat_stat", "player_total", "player_stat",
+                       "head_to_head", "rating_step", "rating")
+
+
+def _writes(tree: ast.AST) -> set[str]:
+    """The functions of a module that call insert/delete/update on a derived table, or
+    add_to_sums, or execute SQL text naming one (outermost function's name)."""
+    found: set[str] = set()
+    for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        for node in ast.walk(fn):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            inside = list(ast.walk(node.args[0])) if node.args else []
+            named = {n.id for n in inside if isinstance(n, ast.Name)} | {
+                n.attr for n in inside if isinstance(n, ast.Attribute)}
+            if name == "add_to_sums" or (name in {"insert", "delete", "update"} and named & DERIVED):
+                found.add(fn.name)
+            if name == "text" and node.args and isinstance(node.args[0], ast.Constant):
+                sql = str(node.args[0].value).lower()
+                if any(w in sql for w in ("insert", "delete", "update")) and any(
+                        t in sql for t in DERIVED_TABLE_NAMES):
+                    found.add(fn.name)
+    return found
+
+
+def test_no_module_but_the_projectors_writes_a_derived_table():
+    writers = set()
+    for path in APP.rglob("*.py"):
+        rel = path.relative_to(APP).as_posix()
+        for fn in _writes(ast.parse(path.read_text())):
+            writers.add((rel, fn))
+    # nested helpers are walked inside their outer function too: keep the outermost names
+    assert writers <= WRITERS, sorted(writers - WRITERS)
+    assert ("services/results.py", "project") in writers       # the check sees a real writer
+
+
+def test_the_check_finds_a_write_outside_the_projectors():
+    tree = ast.parse("def sneaky(session):\n    session.execute(delete(PlayerTotal))\n")
+    assert _writes(tree) == {"sneaky"}
+
+
+def derived(session: Any) -> dict[str, list[tuple[Any, ...]]]:
+    """Every derived table's rows, with where each row lies (a row written again moves)."""
+    session.expire_all()
+    where = "rowid" if session.get_bind().dialect.name == "sqlite" else "ctid::text"
+    out = {}
+    for table in DERIVED_TABLE_NAMES:
+        rows = session.execute(text(f"SELECT {where}, * FROM {table}")).all()
+        out[table] = sorted(tuple(round(v, 9) if isinstance(v, float) else str(v) for v in r) for r in rows)
+    return out
+
+
+def seated(name: str, players: list[str]) -> dict[str, Any]:
+    record = load_record(f"{name}_complete.json")
+    record["players"] = players
+    return record
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """The game ids of each call of the projectors."""
+    seen: list[list[int]] = []
+    real = projections.games_changed
+
+    def counted(session: Any, games: Any) -> Any:
+        seen.append([f.game_id for f in games])
+        return real(session, games)
+
+    monkeypatch.setattr(projections, "games_changed", counted)
+    return seen
+
+
+def test_every_write_to_a_game_ends_in_the_projectors(session, calls, tmp_path: Path):
+    full = seated("rifki", ["Ana", "Beto", "Carla", "Dani"])
+    short = copy.deepcopy(full)
+    short["hands"] = short["hands"][:-1]
+    game = import_game(session, short)
+    assert calls == [[game.id]]
+    hands.record_hand(session, game, full["hands"][-1], expected_version=game.version)
+    corrected = dict(full["hands"][0], counts={"tricks": [4, 3, 3, 3]})
+    hands.replace_hand(session, game, 0, corrected, expected_version=game.version)
+    total = load(game.record).hands[1].total
+    apply_ruling(session, game, 1, {"kind": "adjusted", "points": [total, 0, 0, 0], "reason": "r"},
+                 expected_version=game.version, who="Eva")
+    hands.delete_last_hand(session, game, expected_version=game.version)
+    assert calls[1:] == [[game.id]] * 4
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(seated("ru32", ["Eva", "Ana", "Fede", "Gala"])))
+    summary = import_paths(session, [str(path)], workers=1)
+    assert calls[-1] == summary.game_ids
+
+
+def test_the_projectors_are_idempotent_and_the_rebuild_is_them(session):
+    four = ["Ana", "Beto", "Carla", "Dani"]
+    games = [import_game(session, seated(p, four[k:] + four[:k]))
+             for k, p in enumerate(["ru32", "fiestas", "subastas", "rifki", "ru32"])]
+    save_season(session, name="Invierno", starts_on=date(2000, 1, 1), ends_on=date(2100, 1, 1))
+    before = derived(session)
+    assert before["rating_step"] and before["player_stat"] and before["head_to_head"]
+    for game in games:                      # a game changed again with nothing new: no row moves
+        projections.game_changed(session, session.get(Game, game.id))
+    session.commit()
+    assert derived(session) == before
+    summary = projections.rebuild(session)
+    assert (summary.games, summary.changed, summary.rerated) == (5, 0, 0)
+    after = derived(session)
+    # the rebuild writes the sums from nothing (new rows, same values); the rest stays put
+    for table in ("game_result", "seat_result", "seat_stat", "rating_step", "rating"):
+        assert after[table] == before[table], table
+    for table in ("player_total", "player_stat", "head_to_head"):
+        assert sorted(r[1:] for r in after[table]) == sorted(r[1:] for r in before[table]), table
+
+
+def test_a_season_change_projects_its_totals_and_its_removal_drops_them(session):
+    import_game(session, seated("ru32", ["Ana", "Beto", "Carla", "Dani"]))
+    import_game(session, seated("fiestas", ["Eva", "Beto", "Ana", "Fede"]))
+    season = save_season(session, name="Todo", starts_on=date(2000, 1, 1), ends_on=date(2100, 1, 1))
+    totals = {(r.season_id, r.player_id, r.profile): r.games for r in session.scalars(select(PlayerTotal))}
+    assert {k: r["games"] for r in all_player_total_rows(session)
+            for k in [(r["season_id"], r["player_id"], r["profile"])]} == totals
+    assert {k[0] for k in totals} == {0, season.id}
+    save_season(session, name="Nada", starts_on=date(1990, 1, 1), ends_on=date(1990, 1, 2), season=season)
+    assert not session.scalars(select(PlayerTotal).where(PlayerTotal.season_id == season.id)).all()
+    save_season(session, name="Todo", starts_on=date(2000, 1, 1), ends_on=date(2100, 1, 1), season=season)
+    delete_season(session, season)
+    assert {r.season_id for r in session.scalars(select(PlayerTotal))} == {0}
+    assert sums_agree(session)
