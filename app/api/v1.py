@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, current_app, jsonify, make_response, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_smorest import Api, Blueprint
 from werkzeug.exceptions import MethodNotAllowed, UnprocessableEntity
@@ -34,6 +34,7 @@ from app.services.errors import (
     SheetChanged,
 )
 from app.services.throttle import Throttled
+from app.web import versions
 from app.web.auth import actor, by_token, director_reason, user
 from app.web.idempotent import carried_out_once
 from app.web.messages import service_text, translate_error
@@ -196,7 +197,7 @@ def new_game(body: dict[str, Any]) -> Any:
                                 pins=body.get("seat_pins"))
         response = jsonify(api_views.game_body(get_session(), game))
         response.status_code = 201
-        response.headers["ETag"] = f'"v{game.version}"'
+        response.headers["ETag"] = f'"{versions.game_tag(game.version)}"'
         response.headers["Location"] = f"/api/v1/games/{game.id}"
         return response
     return _write(carry_out)
@@ -212,13 +213,8 @@ def game(game_id: int) -> Any:
     stamp = queries.game_stamp(get_session(), game_id)
     if stamp is None:
         return _error(404, "not-found", _("There is no such game."))
-    etag = f'"v{stamp.version}"'
-    if etag in [t.strip() for t in request.headers.get("If-None-Match", "").split(",")]:
-        response = make_response("", 304)
-    else:
-        response = jsonify(api_views.game_body(get_session(), _game_or_404_json(game_id)))
-    response.headers["ETag"] = etag
-    return response
+    return versions.answer(versions.game_tag(stamp.version),
+                           lambda: jsonify(api_views.game_body(get_session(), _game_or_404_json(game_id))))
 
 
 def _saved(game: Game, index: int, status: int) -> Any:
@@ -227,7 +223,7 @@ def _saved(game: Game, index: int, status: int) -> Any:
                             "hand": report["hands"][index] if index < len(report["hands"]) else None}
     response = jsonify(body)
     response.status_code = status
-    response.headers["ETag"] = f'"v{game.version}"'
+    response.headers["ETag"] = f'"{versions.game_tag(game.version)}"'
     return response
 
 

@@ -9,11 +9,12 @@ from collections.abc import Iterable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from flask import Response, abort, g, jsonify, request
+from flask import abort, g, jsonify, request
 
 from app.db import get_session
 from app.security import id_arg
 from app.services import queries
+from app.web import versions
 from app.web.words import current_lang, iso_utc
 
 T = TypeVar("T")
@@ -68,12 +69,6 @@ def shown(rows: list[Any]) -> list[Any]:
     return rows if request.args.get("all") == "1" else rows[:SHOWN]
 
 
-def etag_of(version: int, confirmations: int = 0) -> str:
-    """``v<version>``, and ``c<n>`` after it once seats have confirmed the sheet (a
-    confirmation changes no version, but every open sheet shows it)."""
-    return f"v{version}c{confirmations}" if confirmations else f"v{version}"
-
-
 def remember_table_stamp(game_id: int, confirmations: int) -> None:
     """The confirmations of a game as its page read them (``table_stamp`` then reads none)."""
     g.setdefault("table_stamps", {})[game_id] = confirmations
@@ -97,13 +92,8 @@ def stamp_response(game_id: int) -> Any:
     found = g.pop("live_stamp") if "live_stamp" in g else queries.game_stamp(get_session(), game_id)
     if found is None:
         abort(404)
-    tag = etag_of(found.version, found.confirmations)
-    unchanged = request.if_none_match.contains(tag)
-    response = Response(status=304) if unchanged else jsonify(stamp_body(found))
-    response.set_etag(tag)
-    # always revalidate: never answered from a cache without asking the server
-    response.headers["Cache-Control"] = "no-cache, private"
-    return response
+    return versions.answer(versions.game_tag(found.version, found.confirmations),
+                           lambda: jsonify(stamp_body(found)))
 
 
 # --- CSV downloads ------------------------------------------------------------------------

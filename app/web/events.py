@@ -21,6 +21,7 @@ from app.models import Event
 from app.rules import PROFILES
 from app.services import events, exports, links, standings
 from app.services.errors import BadInput
+from app.web import versions
 from app.web.auth import actor, user
 from app.web.common import SafeCsvWriter, found_or_404, lang
 from app.web.messages import service_text
@@ -143,12 +144,7 @@ def live(event_id: int) -> Any:
     link (``?key=``) as well as to anyone logged in."""
     _readable_or_404(event_id)
     stamp = found_or_404(events.event_stamp(get_session(), event_id))
-    tag = f'"{stamp}"'
-    response = Response(status=304) if tag in request.headers.get("If-None-Match", "") else \
-        Response("{}", mimetype="application/json")
-    response.headers["ETag"] = tag
-    response.headers["Cache-Control"] = "no-cache, private"
-    return response
+    return versions.answer(stamp, lambda: Response("{}", mimetype="application/json"))
 
 
 @bp.post("/events/<int:event_id>/rounds")

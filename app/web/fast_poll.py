@@ -13,7 +13,8 @@ middleware answers both itself, with the same checks and the same statement:
 - one statement reads the game's stamp and that user's session generation
   (queries.game_stamp_for's statement), which must match: a logout, a new password or a
   role change still ends the polls at once;
-- the stamp's ETag in ``If-None-Match``: 304; else 200 with the stamp as JSON.
+- the stamp's ETag in ``If-None-Match``: 304; else 200 with the stamp as JSON (the one
+  version check, :mod:`app.web.versions`, decides and writes the ETag's headers).
 
 Both with exactly the headers (and body) the Flask view sends. Anything else -- no cookie,
 a login due for its daily renewal (the answer writes the cookie), a token, a query string,
@@ -33,13 +34,14 @@ from typing import Any
 
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.http import parse_cookie, parse_etags
+from werkzeug.http import parse_cookie
 
 from app import security
 from app.db import get_db
 from app.services import accounts, queries
+from app.web import versions
 from app.web.auth import renewal_due
-from app.web.common import etag_of, stamp_body
+from app.web.common import stamp_body
 
 #: Verified session cookies kept per process (one or two per phone polling this process).
 KNOWN_COOKIES = 4096
@@ -58,7 +60,7 @@ class FastPollMismatch(AssertionError):
 def _stamp_headers(etag: str, csp: str) -> list[tuple[str, str]]:
     """app/web/common.stamp_response's headers, then security.security_headers' and the
     session's ``Vary: Cookie``, in the view's order."""
-    return [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache, private"), *security.HEADERS.items(),
+    return [*versions.headers(etag), *security.HEADERS.items(),
             ("Content-Security-Policy", csp), ("Vary", "Cookie")]
 
 
@@ -123,9 +125,8 @@ class FastPoll:
             return None
         if stamp is None or current != generation:
             return None
-        etag = etag_of(stamp.version, stamp.confirmations)
-        wanted = environ.get("HTTP_IF_NONE_MATCH")
-        if wanted and parse_etags(wanted).contains(etag):
+        etag = versions.game_tag(stamp.version, stamp.confirmations)
+        if versions.unchanged(etag, environ.get("HTTP_IF_NONE_MATCH")):
             return "304 NOT MODIFIED", not_modified_headers(etag), b""
         # the view's JSON as the app's provider writes it (sorted keys, compact, a newline)
         body = self.app.json.dumps(stamp_body(stamp), separators=(",", ":")).encode() + b"\n"

@@ -18,6 +18,7 @@ from app.rules import digest
 from app.services import links, queries
 from app.services import pdf as pdf_service
 from app.services.pdf import ORIENTATIONS, PdfStamp
+from app.web import versions
 from app.web.common import found_or_404, lang
 
 
@@ -28,8 +29,7 @@ def pdf_response(data: bytes, filename: str, key: str | None = None) -> Response
     disposition = "attachment" if request.args.get("download") else "inline"
     response.headers["Content-Disposition"] = f'{disposition}; filename="{filename}"'
     if key is not None:
-        response.set_etag(hashlib.sha256(key.encode("utf-8")).hexdigest()[:32])
-        response.make_conditional(request)
+        return versions.file_answer(response, hashlib.sha256(key.encode("utf-8")).hexdigest()[:32])
     return response
 
 
