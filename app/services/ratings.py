@@ -204,24 +204,27 @@ def _agrees(have: tuple[float, float, float, int] | None, state: State | None) -
     return have is not None and all(_close(a, b) for a, b in zip(have, want, strict=True))
 
 
+def _differing(session: Session, profile: str, ids: list[int], states: dict[int, State]) -> list[int]:
+    """Those of ``ids`` whose stored rating row does not say what their state says."""
+    have = {r.player_id: (r.mu, r.sigma, r.ordinal, r.games)
+            for r in session.scalars(select(Rating).where(Rating.profile == profile))}
+    return [pid for pid in ids if not _agrees(have.get(pid), states.get(pid))]
+
+
 def _write_ratings(session: Session, profile: str, player_ids: set[int], states: dict[int, State],
                    *, only_changed: bool = False) -> None:
     """The rating rows of these players: their latest state (one upsert), or none without
     a rated game; ``only_changed``: the rows that already say so are not written again."""
     ids = sorted(player_ids)
     if only_changed:
-        have = {r.player_id: (r.mu, r.sigma, r.ordinal, r.games)
-                for r in session.scalars(select(Rating).where(Rating.profile == profile))}
-        ids = [pid for pid in ids if not _agrees(have.get(pid), states.get(pid))]
-    gone = [pid for pid in ids if (s := states.get(pid)) is None or not s.games]
+        ids = _differing(session, profile, ids, states)
+    rated = {pid: s for pid in ids if (s := states.get(pid)) is not None and s.games}
+    gone = [pid for pid in ids if pid not in rated]
     for k in range(0, len(gone), 500):
         session.execute(delete(Rating).where(Rating.profile == profile,
                                              Rating.player_id.in_(gone[k:k + 500])))
     rows = [{"player_id": pid, "profile": profile, "mu": s.mu, "sigma": s.sigma,
-             "ordinal": ordinal(s.mu, s.sigma), "games": s.games}
-            for pid in ids if (s := states.get(pid)) is not None and s.games]
-    if not rows:
-        return
+             "ordinal": ordinal(s.mu, s.sigma), "games": s.games} for pid, s in rated.items()]
     stmt = RATING_UPSERT[session.get_bind().dialect.name == "postgresql"]
     for k in range(0, len(rows), 2000):
         session.execute(stmt, rows[k:k + 2000])

@@ -231,33 +231,41 @@ def _unchanged(stored: dict[str, Any] | None, seats: list[Any], facts: Facts,
     return all(_same_instant(seats[s][c], rows[s][c]) for s in range(4) for c in SEAT_COLUMNS)
 
 
-def project(session: Session, games: Sequence[Facts]) -> list[Change]:
-    """The stored results' projector (game_result, seat_result, seat_stat): the rows of
-    each game as its facts say, written only for the games whose rows differ, in a few
-    multi-row statements (one game or an import's chunk alike). Returns those changes."""
+def _changes(session: Session, games: Sequence[Facts]) -> list[Change]:
+    """The games whose stored rows differ from what their facts say, as changes."""
     ids = [f.game_id for f in games]
-    if not ids:
-        return []
     stored, seats = _stored(session, ids)
     counters = stats.stored_counters(session, ids)
-    changes = [Change(f.game_id, seats.get(f.game_id, []),
-                      seat_rows(f.game_id, f.played_at, f.player_ids, f.values),
-                      dict(enumerate(counters.get(f.game_id, []))), dict(enumerate(f.values.counters)))
-               for f in games if not _unchanged(stored.get(f.game_id), seats.get(f.game_id, []), f,
-                                                counters.get(f.game_id, []))]
+    out = []
+    for f in games:
+        old, old_counters = seats.get(f.game_id, []), counters.get(f.game_id, [])
+        if not _unchanged(stored.get(f.game_id), old, f, old_counters):
+            out.append(Change(f.game_id, old, seat_rows(f.game_id, f.played_at, f.player_ids, f.values),
+                              dict(enumerate(old_counters)), dict(enumerate(f.values.counters))))
+    return out
+
+
+def _write(session: Session, games: Sequence[Facts], changes: Sequence[Change]) -> None:
+    """The changed games' rows replaced, in a few multi-row statements."""
     changed = [c.game_id for c in changes]
-    if not changed:
-        return []
     by_id = {f.game_id: f for f in games}
     for k in range(0, len(changed), 500):
-        part = changed[k:k + 500]
         for model in (SeatStat, SeatResult, StoredResult):
-            session.execute(delete(model).where(model.game_id.in_(part)))
+            session.execute(delete(model).where(model.game_id.in_(changed[k:k + 500])))
     session.execute(insert(GAME_RESULT), [game_row(gid, by_id[gid].played_at, by_id[gid].values)
                                           for gid in changed])
     session.execute(insert(SEAT_RESULT), [row for c in changes for row in c.new])
     session.execute(insert(stats.SEAT_STAT), [{"game_id": c.game_id, "seat": s, "counters": dict(v)}
                                               for c in changes for s, v in c.new_counters.items()])
+
+
+def project(session: Session, games: Sequence[Facts]) -> list[Change]:
+    """The stored results' projector (game_result, seat_result, seat_stat): the rows of
+    each game as its facts say, written only for the games whose rows differ, in a few
+    multi-row statements (one game or an import's chunk alike). Returns those changes."""
+    changes = _changes(session, games) if games else []
+    if changes:
+        _write(session, games, changes)
     return changes
 
 
