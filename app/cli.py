@@ -8,17 +8,19 @@ are refused before they are read (see app/files.py). ``kingsheet serve`` starts 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from typing import Any
 
+from app import create_app
+from app.files import FileProblem, read_limited
+from app.rules import RecordError, score_record
+from app.rules.limits import read_json
+
 
 def _score_one(path: str) -> tuple[dict[str, Any] | None, str | None]:
     """(report, None) or (None, "PATH: message") -- whatever the file holds."""
-    from app.files import FileProblem, read_limited
-    from app.rules import RecordError, score_record
-    from app.rules.limits import read_json
-
     try:
         return score_record(read_json(read_limited(path))), None
     except FileProblem as e:
@@ -68,12 +70,8 @@ def main(argv: list[str] | None = None) -> int:
                 stream.reconfigure(errors="backslashreplace")
         # A short-lived batch: the reports hold no reference cycles worth collecting, and
         # the cyclic collector would otherwise rescan every hand object many times over.
-        import gc
-
         gc.disable()
         return score(args.files)
-    from app import create_app
-
     create_app().run(host=args.host, port=args.port)
     return 0
 

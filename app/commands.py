@@ -12,12 +12,26 @@ from typing import NoReturn
 import click
 from flask import Flask
 from flask.cli import AppGroup
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from sqlalchemy import func, select
 
+from app.db import get_session
 from app.files import FileProblem, read_limited
+from app.models import Game
 from app.rules import RecordError
 from app.rules.analysis import MISSING
 from app.rules.analysis import analyse as analyse_position
 from app.rules.limits import read_json
+from app.services.imports import import_paths, record_paths
+from app.services.projections import rebuild as rebuild_all
 
 games_cli = AppGroup("games", help="Stored games: import records, rebuild stored results.")
 
@@ -26,16 +40,6 @@ class _Bar:
     """A progress bar on standard error (rich): ``with _Bar(total, "import") as advance:``."""
 
     def __init__(self, total: int, desc: str) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
         self.progress = Progress(TextColumn(desc), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                                  TimeRemainingColumn(), console=Console(stderr=True))
         self.task = self.progress.add_task(desc, total=total)
@@ -55,12 +59,6 @@ class _Bar:
 def rebuild() -> None:
     """Recompute every game's stored result and the ratings from the records (changes
     nothing when they already agree)."""
-    from sqlalchemy import func, select
-
-    from app.db import get_session
-    from app.models import Game
-    from app.services.projections import rebuild as rebuild_all
-
     session = get_session()
     total = session.scalar(select(func.count()).select_from(Game)) or 0
     start = time.perf_counter()
@@ -82,9 +80,6 @@ def import_(paths: tuple[str, ...], day: datetime | None, who: str, workers: int
 
     Every file is checked before anything is written; a refused file is reported as
     PATH: field: message and leaves nothing behind. Exits 1 when any file was refused."""
-    from app.db import get_session
-    from app.services.imports import import_paths, record_paths
-
     files = list(record_paths(paths))
     played_at = day.replace(tzinfo=UTC) if day is not None else None
     start = time.perf_counter()

@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from alembic import command
+from alembic.config import Config
 from flask import Flask, current_app, g
 from sqlalchemy import Engine, MetaData, create_engine, event, text
 from sqlalchemy.orm import DeclarativeBase, Session, SessionTransaction, sessionmaker
@@ -97,8 +99,6 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def alembic_config(url: str) -> Any:
-    from alembic.config import Config
-
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
@@ -141,8 +141,6 @@ def upgrade(db: Database) -> None:
 
 
 def _upgrade(db: Database) -> None:
-    from alembic import command
-
     cfg = alembic_config(str(db.engine.url.render_as_string(hide_password=False)))
     with db.engine.begin() as connection:
         cfg.attributes["connection"] = connection

@@ -4,11 +4,35 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import commands, db, security, user_commands
+from app.api import analysis as api_analysis
+from app.api import events as api_events
+from app.api import v1
 from app.config import load_config
 from app.i18n import init_babel
-from app.web import errors
+from app.web import (
+    account,
+    auth,
+    errors,
+    events,
+    fast_poll,
+    games,
+    hands,
+    live,
+    pdf,
+    players,
+    prefs,
+    referee,
+    rules,
+    seasons,
+    share,
+    site,
+    table,
+    users,
+)
 from app.web.messages import init_messages
 from app.web.words import init_words
 
@@ -19,13 +43,9 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     load_config(app.config, app.instance_path, test_config)
     proxies = int(app.config.get("PROXY_COUNT") or 0)
     if proxies > 0:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore[method-assign]
                                 x_host=proxies)
     security.init_app(app)
-
-    from flask_wtf.csrf import CSRFProtect
 
     CSRFProtect(app)       # app.extensions['csrf']: the API checks session writes with it
     init_babel(app)
@@ -36,43 +56,16 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     commands.init_app(app)
     user_commands.init_app(app)
 
-    from app.web import (
-        account,
-        auth,
-        events,
-        games,
-        hands,
-        live,
-        players,
-        prefs,
-        referee,
-        rules,
-        seasons,
-        share,
-        site,
-        table,
-        users,
-    )
-
     auth.init_app(app)
 
     for module in (games, hands, live, players, prefs, referee, seasons, site, rules, share, table,
                    users, account, events):
         app.register_blueprint(module.bp)
 
-    from app.web import pdf
-
     app.register_blueprint(pdf.bp)
 
-    from app.api import v1
-
     v1.init_app(app)    # token requests need no CSRF; session ones do (v1._csrf_for_sessions)
-    from app.api import events as api_events
-
     api_events.init_app(app)
-    from app.api import analysis as api_analysis
-
     api_analysis.init_app(app)
-    from app.web import fast_poll
     fast_poll.init_app(app)     # outermost: "nothing changed" before Flask is entered
     return app

@@ -9,7 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from flask import Flask, current_app, g, has_app_context, request, session
+from flask_babel import Babel, get_locale, get_translations
 
 TRANSLATIONS_DIR = Path(__file__).resolve().parent.parent / "translations"
 
@@ -24,9 +27,6 @@ def select_locale() -> str:
 
 def compile_catalogs(directory: Path = TRANSLATIONS_DIR) -> None:
     """Compile every messages.po whose .mo is missing or older."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
     for po_path in directory.glob("*/LC_MESSAGES/*.po"):
         mo_path = po_path.with_suffix(".mo")
         if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
@@ -40,8 +40,6 @@ def compile_catalogs(directory: Path = TRANSLATIONS_DIR) -> None:
 
 
 def init_babel(app: Flask) -> None:
-    from flask_babel import Babel
-
     try:
         compile_catalogs()
     except OSError:
@@ -63,8 +61,6 @@ def page_translations() -> Any:
     name as the catalog's key): on a sheet, most of what the page's ~60 messages cost.
     Kept with the very locale object Flask-Babel holds, so ``force_locale`` (another
     object) finds its own catalog and the page's again after it."""
-    from flask_babel import get_locale, get_translations
-
     if not has_app_context():
         return get_translations()
     ctx = getattr(g, "_flask_babel", None)

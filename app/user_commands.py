@@ -15,8 +15,12 @@ from typing import NoReturn
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup
+from flask_babel import force_locale
 
+from app.db import get_session
 from app.models import Role
+from app.services import accounts, tokens
+from app.services.errors import BadInput
 
 user_cli = AppGroup("user", help="Accounts: create users, change a password, list them, "
                                   "make an API token.")
@@ -43,8 +47,6 @@ def _read_password(prompt: str) -> str:
 @contextmanager
 def _english() -> Iterator[None]:
     """The services' messages (translated for the pages) in English on the command line."""
-    from flask_babel import force_locale
-
     with current_app.test_request_context(), force_locale("en"):
         yield
 
@@ -62,10 +64,6 @@ def _fail(message: str) -> NoReturn:
 @click.option("--player", default=None, help="the roster player this user is (confirms that seat)")
 def create(name: str, role: str, player: str | None) -> None:
     """Create user NAME; the password is read from standard input."""
-    from app.db import get_session
-    from app.services import accounts
-    from app.services.errors import BadInput
-
     password = _read_password("Password")
     try:
         with _english():
@@ -80,10 +78,6 @@ def create(name: str, role: str, player: str | None) -> None:
 @click.argument("name")
 def passwd(name: str) -> None:
     """Change the password of user NAME (read from standard input)."""
-    from app.db import get_session
-    from app.services import accounts
-    from app.services.errors import BadInput
-
     password = _read_password("New password")
     try:
         with _english():
@@ -97,9 +91,6 @@ def passwd(name: str) -> None:
 @user_cli.command("list")
 def list_users() -> None:
     """Every user: name, role, linked player."""
-    from app.db import get_session
-    from app.services import accounts
-
     for user in accounts.list_users(get_session()):
         linked = f"  player: {user.player.name}" if user.player else ""
         click.echo(f"{user.username}\t{user.role.value}{linked}")
@@ -111,10 +102,6 @@ def list_users() -> None:
               help="what the token is for, to tell it apart later (default: API)")
 def token(name: str, label: str | None) -> None:
     """A new API token of user NAME, printed once (only the token, on standard output)."""
-    from app.db import get_session
-    from app.services import accounts, tokens
-    from app.services.errors import BadInput
-
     session = get_session()
     user = accounts.find_user(session, name)
     if user is None:
@@ -134,9 +121,6 @@ def token(name: str, label: str | None) -> None:
 @click.argument("name")
 def revoke(name: str) -> None:
     """Revokes every API token of user NAME (the API refuses them from then on)."""
-    from app.db import get_session
-    from app.services import accounts, tokens
-
     session = get_session()
     user = accounts.find_user(session, name)
     if user is None:

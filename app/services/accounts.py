@@ -17,8 +17,10 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from app.models import GameScorer, Player, Role, User
 from app.rules.confusables import look_alikes
-from app.rules.limits import invisible_character
+from app.rules.errors import RecordError
+from app.rules.limits import NAME_MAX, check_name, invisible_character
 from app.services.errors import BadInput, Text
+from app.services.results import player_ids_for
 from app.services.tokens import revoke_all
 
 USERNAME = re.compile(r"^[\w.@+-]{1,40}$")
@@ -79,10 +81,6 @@ def _player(session: Session, name: str | None) -> Player | None:
         return None
     player = session.scalars(select(Player).where(Player.name == name)).first()
     if player is None:
-        from app.rules.errors import RecordError
-        from app.rules.limits import NAME_MAX, check_name
-        from app.services.results import player_ids_for
-
         try:
             name = check_name(name.strip(), "player")
         except RecordError as e:

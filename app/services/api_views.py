@@ -11,6 +11,7 @@ from app.models import Confirmation, Game, Season, User
 from app.rules import RecordError, entry_problems
 from app.rules.choices import NextChoices, contract_choices
 from app.services import confirm, queries, ratings, standings, stats
+from app.services.accounts import can_score
 from app.services.errors import ForbiddenError, Text
 from app.services.queries import GameFilter
 
@@ -111,8 +112,6 @@ def confirm_seat(session: Session, game: Game, seat: int, pin: str | None,
                  u: User | None, version: int | None = None) -> dict[str, Any]:
     """A seat's confirmation (as the table page's): a PIN only from the game's scorer; no
     PIN only from the seat's own player's account."""
-    from app.services.accounts import can_score
-
     if u is None:
         raise ForbiddenError(Text("Log in first."))
     if pin:

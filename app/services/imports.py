@@ -7,8 +7,10 @@ their audit entries and their stored results (the same values the one-game path 
 """
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -97,9 +99,6 @@ def checked_files(paths: list[str], workers: int) -> Iterator[tuple[str, Checked
     if workers <= 1:
         yield from (read_and_check(p) for p in paths)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     files = [p for p in paths if p != "-"]
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         done = pool.map(read_and_check, files, chunksize=64)

@@ -11,7 +11,7 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.db import utcnow
@@ -111,8 +111,6 @@ def use_handover(session: Session, token: str, user: User) -> Game | None:
     spent already). The spending is one conditional UPDATE, so two phones opening the same
     link at once cannot both use it. A player's account is refused (ForbiddenError) and the
     link stays unspent: the role decides who keeps score, not the holding of a link."""
-    from sqlalchemy import update
-
     if not TOKEN.match(token):
         return None
     if not may_keep_score(user):

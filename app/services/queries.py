@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -13,6 +14,8 @@ from sqlalchemy.orm import Session
 
 from app.models import AuditEntry, Confirmation, Game, Player, SeatResult, StoredResult, User
 from app.rules import RecordError, build_report, digest, get_profile, load
+from app.rules.confusables import look_alikes
+from app.rules.limits import invisible_character
 from app.services.collation import by_name
 from app.services.results import day_start
 
@@ -255,11 +258,6 @@ def look_alike_players(session: Session, names: list[str]) -> dict[int, list[str
     """Seat -> the roster names that look like the seat's new name (the same UTS #39
     skeleton, app.rules.confusables) though it is not on the roster: "Аna" with a Cyrillic
     А when Ana plays. A name already on the roster, or like none, has no entry."""
-    import unicodedata
-
-    from app.rules.confusables import look_alikes
-    from app.rules.limits import invisible_character
-
     # a name the engine refuses (an invisible character) is refused, not compared
     typed = {seat: unicodedata.normalize("NFC", name) for seat, name in enumerate(names)
              if name and invisible_character(name) is None}

@@ -15,6 +15,7 @@ from app.db import get_session
 from app.security import id_arg
 from app.services import queries
 from app.web import versions
+from app.web.messages import service_text
 from app.web.words import current_lang, iso_utc
 
 T = TypeVar("T")
@@ -130,8 +131,6 @@ def refused_for_lock(form: Any, e: Any, errors: dict[str, list[str]]) -> None:
     """A save refused because the sheet is locked: the message goes next to the reason field
     (a director's correction needs one) or, for anyone else, at the top of the form; the
     values typed stay in the form (issue 27.3)."""
-    from app.web.messages import service_text
-
     message = service_text(e)
     field = getattr(form, "correction", None)
     if field is not None:

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, g, jsonify, render_template, request
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -28,6 +29,7 @@ from werkzeug.exceptions import HTTPException
 from app.rules import RecordError
 from app.security import security_headers
 from app.services.errors import BadInput, ConflictError, ForbiddenError, LockedError
+from app.web.messages import service_text, translate_error
 
 
 def wants_json() -> bool:
@@ -55,14 +57,10 @@ def _record_error(e: RecordError) -> Any:
         return error_response(422, getattr(e, "code", "record"), str(e),
                               getattr(e, "field", None))
     # the page's language (issue 14.4)
-    from app.web.messages import translate_error
-
     return error_response(422, e.code, translate_error(e), e.field)
 
 
 def _input_error(e: BadInput) -> Any:
-    from app.web.messages import service_text
-
     return error_response(400, "input", service_text(e), e.field)
 
 
@@ -71,14 +69,10 @@ def _conflict_error(e: ConflictError) -> Any:
 
 
 def _locked_error(e: LockedError) -> Any:
-    from app.web.messages import service_text
-
     return error_response(409, "locked", service_text(e))
 
 
 def _forbidden_error(e: ForbiddenError) -> Any:
-    from app.web.messages import service_text
-
     return error_response(403, "forbidden", service_text(e))
 
 
@@ -110,8 +104,6 @@ FALLBACK_500 = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">
 def _words() -> tuple[str, str, str]:
     """(language, message, link text) of the 500 page; English when the catalog fails."""
     try:
-        from flask_babel import get_locale
-
         return (str(get_locale() or "en"), str(_("Something went wrong on our side.")),
                 str(_("Back to the games")))
     except Exception:  # noqa: BLE001 - the error page must not fail on a broken catalog

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import segno
 from flask import Blueprint, Response, abort, render_template, request
 
 from app.db import get_session
@@ -64,8 +65,6 @@ def qr() -> Any:
     """A QR code (SVG) of a link of this site, given as its local path (``?path=/games/3``):
     another phone scans it to open the sheet (or the share link) there. Only local paths:
     the code never points elsewhere."""
-    import segno
-
     path = request.args.get("path", "")
     if len(path) > 300 or safe_next(path, default="") != path:
         abort(400)

@@ -27,6 +27,7 @@ from flask import current_app, g, request
 from flask import session as cookie_session
 from flask_wtf.csrf import generate_csrf
 
+from app.web.auth import user
 from app.web.words import current_lang
 
 #: Where a kept page's CSRF token was (no page contains this text otherwise).
@@ -61,8 +62,6 @@ def request_key() -> tuple[Hashable, ...] | None:
     be rendered now (a message waits in the session)."""
     if cookie_session.get("_flashes"):
         return None
-    from app.web.auth import user  # auth imports the views' helpers
-
     u = user()
     who = None if u is None else (u.id, u.username, u.role.value, u.player_id,
                                   u.may_start_games, u.is_director)

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
+from babel.lists import format_list
 from flask import Flask, current_app
 from flask_babel import format_date, format_datetime, format_decimal, get_locale, pgettext
 from flask_babel import lazy_gettext as _l
@@ -384,8 +385,6 @@ def local_date(value: date | datetime | str | None, fmt: str = "medium") -> str:
 
 def name_list(names: list[str]) -> str:
     """Names as a sentence lists them in the page's language ("Ana, Beto y Carla")."""
-    from babel.lists import format_list
-
     return str(format_list(list(names), locale=current_lang())) if names else ""
 
 
