@@ -15,6 +15,7 @@ from wtforms.validators import InputRequired, Length, Optional
 from app.forms import COUNT_LABELS, POINTS, VERSION, WholeNumber, choices
 from app.rules.cards import SUITS
 from app.rules.limits import POINTS_MAX
+from app.rules.profiles import COUNT_ELEMENTS
 from app.rules.record import RULING_KINDS
 from app.security import ID_MAX
 from app.services.entry import EntrySpec
@@ -80,7 +81,7 @@ class _HandFormBase(FlaskForm):
         for f in self:
             if f.name.startswith(("card_", "kh", "last_two_")):
                 out[f.name] = _seat(f.data)
-            elif f.name.split("_")[0] in ("tricks", "hearts", "kings", "queens", "jacks"):
+            elif f.name.split("_")[0] in COUNT_ELEMENTS:
                 out[f.name] = f.data
         return out
 

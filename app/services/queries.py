@@ -311,7 +311,7 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
     record = game.record
     view: dict[str, Any] = {
         "id": game.id, "version": game.version, "updated_at": getattr(game, "updated_at", None),
-        "profile": profile.id,
+        "profile": profile.id, "seat_key": profile.seat_key,
         "n_hands": profile.n_hands,
         "clockwise": profile.clockwise, "players": list(record["players"]),
         "options": dict(record.get("options") or {}), "n_rows": len(record.get("hands", [])),

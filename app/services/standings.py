@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from app.models import Player, PlayerTotal, Season
 from app.models.player import CODE_POINT_ORDER
-from app.models.result import ALL_TIME
+from app.models.result import ALL_TIME, TOTAL_COLUMNS
 from app.rules import PROFILES
 from app.services.collation import by_name, folded_name
 
@@ -55,7 +55,7 @@ def ranked(rows: list[StandingRow]) -> list[StandingRow]:
     return rows
 
 
-_SUMS = ("games", "complete_games", "wins", "shared_wins", "points", "kings_made", "violations")
+_SUMS = TOTAL_COLUMNS
 
 
 def _row(player_id: int, name: str, values: Any) -> StandingRow:

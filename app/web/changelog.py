@@ -12,10 +12,10 @@ from typing import Any
 
 from flask_babel import ngettext
 
+from app.rules.profiles import ELEMENTS
 from app.web.messages import field_label
 from app.web.words import MINUS, SUIT_SYMBOLS, _, call_text, card_face, contract_name, ruling_label, signed
 
-ELEMENTS = ("tricks", "hearts", "kings", "queens", "jacks", "kh", "last_two")
 ARROW = " → "
 
 
