@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from sqlalchemy import func, select
 
 from app.db import get_session
-from app.models import Event, Player, StoredResult
+from app.models import Event, Game, Player, SeatPin, StoredResult
 from app.services import events
 from tests.events_play import PIN, play
 
@@ -269,3 +269,45 @@ def test_an_event_table_is_named_by_its_table_and_round_with_a_way_back(app, cli
     assert pdf.status_code == 200
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
     assert "Mesa 2 · Ronda 1 · Noche de club" in text and f"Partida {game_id}" not in text
+
+
+def test_a_players_pin_follows_them_through_a_swap(app, client):
+    """Issue 38: PINs belong to the player for the night. After swapping two players of
+    different tables (and a seated player with one sitting out), each player's own PIN
+    confirms their new seat; their old seat's PIN no longer does, and a player without a PIN
+    leaves none behind."""
+    pins = {name: f"{1000 + 7 * k}" for k, name in enumerate(NAMES[:9])}
+    pins[NAMES[8]] = ""                                    # one player without a PIN
+    players = "\n".join(f"{n}, {p}" if p else n for n, p in pins.items())
+    event_id = int(create(client, players=players).headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        rnd = event_of(app, event_id).drawn[0]
+        tables = [list(t.game.record["players"]) for t in rnd.tables]
+        sitter = get_session().get(Player, rnd.sitting_out[0]).name
+        game_ids = [t.game_id for t in rnd.tables]
+    # a and c at table 1, b at table 2: players with a PIN (the one without may sit anywhere)
+    sa, sc = [s for s in range(4) if pins[tables[0][s]]][:2]
+    sb = next(s for s in range(4) if pins[tables[1][s]])
+    a, b, c = tables[0][sa], tables[1][sb], tables[0][sc]
+    assert client.post(f"/events/{event_id}/swap", data={"first": a, "second": b}).status_code == 303
+    assert client.post(f"/events/{event_id}/swap", data={"first": c, "second": sitter}).status_code == 303
+
+    def confirm(game_id: int, seat: int, pin: str) -> int:
+        with app.app_context():
+            version = get_session().get(Game, game_id).version
+        return client.post(f"/games/{game_id}/confirm",
+                           data={"seat": seat, "pin": pin, "version": version}).status_code
+
+    with app.app_context():
+        now = [list(get_session().get(Game, g).record["players"]) for g in game_ids]
+    assert now[0][sa] == b and now[1][sb] == a and now[0][sc] == sitter
+    assert confirm(game_ids[0], sa, pins[a]) == 422          # a's PIN no longer opens a's old seat
+    assert confirm(game_ids[1], sb, pins[b]) == 422
+    assert confirm(game_ids[0], sa, pins[b]) == 303          # b's own PIN at b's new seat
+    assert confirm(game_ids[1], sb, pins[a]) == 303
+    with app.app_context():
+        seat_pin = get_session().get(SeatPin, (game_ids[0], sc))
+    if pins[sitter]:
+        assert confirm(game_ids[0], sc, pins[c]) == 422 and confirm(game_ids[0], sc, pins[sitter]) == 303
+    else:
+        assert seat_pin is None                              # c's PIN did not stay behind
