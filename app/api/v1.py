@@ -318,7 +318,7 @@ def next_hand(game_id: int) -> Any:
 @bp.arguments(s.ConfirmIn)
 @bp.response(201, s.ConfirmOut)
 @bp.doc(summary="Confirm a seat: with its PIN (the game's scorer), or without (the seat's "
-                "own player's account)", security=SECURITY)
+                "own player's account, or a director's, who vouches for it)", security=SECURITY)
 @_errors(401, 403, 404, 422, 429)
 def confirm_seat(body: dict[str, Any], game_id: int) -> Any:
     game = _game_or_404_json(game_id)

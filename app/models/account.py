@@ -83,6 +83,7 @@ class GameScorer(Base):
 class ConfirmMethod(enum.Enum):
     ACCOUNT = "account"   # the player's own account, one tap
     PIN = "pin"           # the seat's PIN typed on the scorer's phone
+    DIRECTOR = "director"  # a director vouches for the seat from their account (issue 38)
 
 
 class Confirmation(Base):

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Confirmation, Game, Season, User
+from app.models import Confirmation, Game, Role, Season, User
 from app.rules import RecordError, entry_problems
 from app.rules.choices import NextChoices, contract_choices
 from app.services import confirm, queries, ratings, standings, stats
@@ -111,13 +111,16 @@ def next_body(game: Game) -> dict[str, Any]:
 def confirm_seat(session: Session, game: Game, seat: int, pin: str | None,
                  u: User | None, version: int | None = None) -> dict[str, Any]:
     """A seat's confirmation (as the table page's): a PIN only from the game's scorer; no
-    PIN only from the seat's own player's account."""
+    PIN from the seat's own player's account, or from a director's, who vouches for it."""
     if u is None:
         raise ForbiddenError(Text("Log in first."))
     if pin:
         if not can_score(session, u, game.id):
             raise ForbiddenError(Text("Seat PINs are typed on the phone of the game's scorer."))
         confirm.confirm_by_pin(session, game, seat, pin, u, version)
+    elif u.role == Role.DIRECTOR and (u.player_id is None or not 0 <= seat < 4
+                                      or game.seats[seat].player_id != u.player_id):
+        confirm.confirm_by_director(session, game, seat, u, version)
     else:
         confirm.confirm_by_account(session, game, seat, u, version)
     return {"seat": seat, "version": game.version, "locked": confirm.is_locked(session, game)}

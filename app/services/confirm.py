@@ -33,6 +33,7 @@ from app.models import (
     GameScorer,
     GameStatus,
     LinkKind,
+    Role,
     Seat,
     SeatPin,
     User,
@@ -301,6 +302,17 @@ def confirm_by_account(session: Session, game: Game, seat: int, user: User,
     if user.player_id is None or user.player_id != player_id:
         raise ForbiddenError(Text("Only the player of this seat confirms it from their account."))
     return _confirm(session, game, seat, ConfirmMethod.ACCOUNT, user, _seen(game, version))
+
+
+def confirm_by_director(session: Session, game: Game, seat: int, user: User,
+                        version: int | None = None) -> Confirmation:
+    """A director vouches for a seat from their account (a table whose player has no PIN
+    and no account, e.g. an event created without PINs); the confirmation names the
+    director and says it was vouched for."""
+    _check_seat(seat)
+    if user.role != Role.DIRECTOR:
+        raise ForbiddenError(Text("Only the player of this seat confirms it from their account."))
+    return _confirm(session, game, seat, ConfirmMethod.DIRECTOR, user, _seen(game, version))
 
 
 def confirm_by_pin(session: Session, game: Game, seat: int, pin: str | None,

@@ -254,6 +254,19 @@ def rule_broken(rule: str) -> str:
         return rule
 
 
+def confirmation_way(method: Any) -> str:
+    """How a seat was confirmed (a ConfirmMethod or its value), as the log and the table
+    page say it."""
+    value = getattr(method, "value", method)
+    if value == "account":
+        text = _("from their account")
+    elif value == "director":
+        text = _("vouched for by a director")
+    else:
+        text = _("with the seat's PIN")
+    return Markup(text)     # catalog text, written as the templates' own _() writes it
+
+
 def ruling_label(kind: str | None) -> str:
     return str(RULING_LABELS.get(kind or "as-played", kind))
 
@@ -407,7 +420,7 @@ def init_words(app: Flask) -> None:
                                  iso=iso_utc, face=card_face)
     app.jinja_env.globals.update(contract_name=contract_name, profile_name=profile_name,
                                  profile_description=profile_description, rule_name=rule_name,
-                                 ruling_label=ruling_label,
+                                 ruling_label=ruling_label, confirmation_way=confirmation_way,
                                  ruling_kinds=RULING_KINDS, SCORES=SCORES,
                                  LANGUAGE_NAMES=LANGUAGE_NAMES, time_zone=time_zone,
                                  call_text=call_text, call_what=call_what,

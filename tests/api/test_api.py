@@ -290,3 +290,38 @@ def test_a_put_of_the_hand_as_stored_answers_200_and_writes_nothing(app, api):
     stale = api.put(f"/api/v1/games/{gid}/hands/1", json=copy.deepcopy(RIFKI["hands"][0]),
                     headers=bearer(api.token, **{"If-Match": f'"v{version - 1}"'}))
     assert stale.status_code == 412
+
+
+def test_a_director_vouches_for_seats_without_pins(app, api):
+    """Issue 38: a table without PINs (an event created without them) locks when a director
+    confirms its seats from their account, and the game's log says they vouched; a scorer
+    without a PIN may not, and a director's confirmation of a stale sheet is refused."""
+    from app.models import Confirmation, ConfirmMethod
+
+    gid = new_rifki(api)["id"]
+    version = 1
+    for i, h in enumerate(RIFKI["hands"]):
+        r = post_hand(api, gid, h, version, **{"Idempotency-Key": f"vouch-{i}"})
+        assert r.status_code == 201, r.get_json()
+        version = r.get_json()["version"]
+    scorer = token_for(app, "sam", "scorer")
+    r = api.post(f"/api/v1/games/{gid}/confirmations", json={"seat": 0}, headers=bearer(scorer))
+    assert r.status_code == 403
+    r = api.post(f"/api/v1/games/{gid}/confirmations", json={"seat": 0, "version": version - 1},
+                 headers=bearer(api.token))
+    assert r.status_code == 409
+    for seat in range(4):
+        r = api.post(f"/api/v1/games/{gid}/confirmations", json={"seat": seat}, headers=bearer(api.token))
+        assert r.status_code == 201, r.get_json()
+    assert r.get_json()["locked"] is True
+    game = api.get(f"/api/v1/games/{gid}", headers=bearer(api.token)).get_json()
+    assert {c["method"] for c in game["confirmations"]} == {"director"}
+    with app.app_context():
+        from app.db import get_session
+
+        rows = get_session().query(Confirmation).filter_by(game_id=gid).all()
+        assert {c.method for c in rows} == {ConfirmMethod.DIRECTOR} and len({c.user_id for c in rows}) == 1
+    browser = app.test_client()
+    browser.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    page = browser.get(f"/games/{gid}/audit").get_data(as_text=True)
+    assert "avalado por un director" in page
