@@ -1,13 +1,15 @@
 """Events in the JSON API (issue 25): ``POST /api/v1/events`` (round 1 drawn),
 ``GET /api/v1/events/<id>`` (its rounds, each table's game and players, who sat out),
 ``POST /api/v1/events/<id>/rounds`` (409 while a table of the round is not locked, unless
-``{"force": true, "reason": …}``) and ``GET /api/v1/events/<id>/standings``.
+``{"force": true, "reason": …}``), ``POST /api/v1/events/<id>/swap`` and ``/late`` (the
+director's changes of a round, as on the event's page) and ``GET /api/v1/events/<id>/standings``.
 
 A blueprint of its own under /api/v1, registered on the same OpenAPI document as
 app/api/v1.py, with its errors, idempotent writes and CSRF rule for sessions.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, jsonify
@@ -21,6 +23,7 @@ from app.api.schemas import ID, PROFILE_IDS, ErrorAnswer, Json, _Strict
 from app.db import get_session
 from app.models import Event
 from app.services import events
+from app.services.errors import BadInput
 from app.web.auth import actor, user
 from app.web.messages import service_text
 
@@ -58,6 +61,19 @@ class DrawIn(_Strict):
     force = fields.Boolean(metadata={"description": "draw although a table is not locked"})
     reason = fields.String(validate=validate.Length(max=300), metadata={"description": "required with force"})
     seed = fields.Integer(strict=True, validate=validate.Range(min=0, max=2**62))
+
+
+class SwapIn(_Strict):
+    a = fields.String(required=True, validate=validate.Length(max=200), metadata={"description": "a name"})
+    b = fields.String(required=True, validate=validate.Length(max=200),
+                      metadata={"description": "the other name (seated or sitting out)"})
+
+
+class LateIn(_Strict):
+    player = fields.String(required=True, validate=validate.Length(max=200),
+                           metadata={"description": "the name (a new one joins the roster)"})
+    pin = fields.String(validate=validate.Regexp(r"^\d{4}$"),
+                        metadata={"description": "their 4-digit PIN for the night"})
 
 
 class TableOut(_Strict):
@@ -203,6 +219,45 @@ def draw_round(body: dict[str, Any], event_id: int) -> Any:
             get_session().rollback()
             return v1._error(409, "round-open", service_text(e), "force", open_tables=e.open_tables)
         return _created(found)
+    return v1._write(carry_out)
+
+
+def _named(fields_: dict[str, str], act: Callable[[], Any]) -> Any:
+    """``act()``, its refusals naming the API's fields (the service names the page's)."""
+    try:
+        return act()
+    except BadInput as e:
+        e.field = fields_.get(e.field, e.field)
+        raise
+
+
+@bp.route("/events/<int:event_id>/swap", methods=["POST"])
+@bp.arguments(SwapIn)
+@bp.response(200, EventOut)
+@bp.doc(summary="Swap two players of the current round before its first hand (a director): seat "
+        "for seat, or one sitting out for one seated; each keeps their PIN", security=v1.SECURITY)
+@v1._errors(401, 403, 404, 422)
+def swap(body: dict[str, Any], event_id: int) -> Any:
+    def carry_out() -> Any:
+        found = _event_or_404(event_id)
+        _named({"first": "a", "second": "b", "round": "a"},
+               lambda: events.swap_players(get_session(), found, body["a"], body["b"], who=actor()))
+        return jsonify(event_body(found))
+    return v1._write(carry_out)
+
+
+@bp.route("/events/<int:event_id>/late", methods=["POST"])
+@bp.arguments(LateIn)
+@bp.response(200, EventOut)
+@bp.doc(summary="A late arrival (a director): registered now, drawn from the next round on, "
+        "with their PIN for the night", security=v1.SECURITY)
+@v1._errors(401, 403, 404, 422)
+def late(body: dict[str, Any], event_id: int) -> Any:
+    def carry_out() -> Any:
+        found = _event_or_404(event_id)
+        _named({"name": "player"}, lambda: events.add_late_player(get_session(), found, body["player"],
+                                                                  who=actor(), pin=body.get("pin")))
+        return jsonify(event_body(found))
     return v1._write(carry_out)
 
 

@@ -78,6 +78,8 @@ ROLES_NEEDED: dict[str, frozenset[Role]] = {
        for name in ("new", "draw", "swap", "late", "share", "table_codes", "event_pdf")},
     "api_events.new_event": frozenset({Role.DIRECTOR}),
     "api_events.draw_round": frozenset({Role.DIRECTOR}),
+    "api_events.swap": frozenset({Role.DIRECTOR}),
+    "api_events.late": frozenset({Role.DIRECTOR}),
 }
 #: Endpoints (or blueprints ending in ".") an API token may not use: only a session does.
 SESSION_ONLY = frozenset({"account."})

@@ -124,3 +124,45 @@ def test_the_event_routes_are_in_the_openapi_document(app, api):
     assert "get" in paths["/api/v1/events/{event_id}"]
     assert "409" in paths["/api/v1/events/{event_id}/rounds"]["post"]["responses"]
     assert "get" in paths["/api/v1/events/{event_id}/standings"]
+    assert "post" in paths["/api/v1/events/{event_id}/swap"] and "post" in paths["/api/v1/events/{event_id}/late"]
+
+
+def test_the_director_swaps_and_registers_a_late_arrival_through_the_api(app, api):
+    """Issue 38: POST /events/{id}/swap and /late, as on the event's page: the swapped
+    players' PINs go with them, refusals name the API's fields, only a director may."""
+    pins = {n: f"{2000 + k}" for k, n in enumerate(NAMES[:9])}
+    body = new_event(api, NAMES[:9], pins=pins).get_json()
+    event_id, first = body["id"], body["rounds"][0]
+    a, b = first["tables"][0]["players"][0], first["tables"][1]["players"][1]
+    r = api.post(f"/api/v1/events/{event_id}/swap", json={"a": a, "b": b}, headers=bearer(api.token))
+    assert r.status_code == 200, r.get_json()
+    tables = r.get_json()["rounds"][0]["tables"]
+    assert tables[0]["players"][0] == b and tables[1]["players"][1] == a
+    game_id = tables[1]["game_id"]
+    r = api.post(f"/api/v1/games/{game_id}/confirmations", json={"seat": 1, "pin": pins[b]},
+                 headers=bearer(api.token))
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "pin"      # b's old seat
+    r = api.post(f"/api/v1/games/{game_id}/confirmations", json={"seat": 1, "pin": pins[a]},
+                 headers=bearer(api.token))
+    assert r.status_code == 201
+    r = api.post(f"/api/v1/events/{event_id}/swap", json={"a": a, "b": "Nadie"}, headers=bearer(api.token))
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "b"
+    r = api.post(f"/api/v1/events/{event_id}/late", json={"player": "Tardía", "pin": "12"},
+                 headers=bearer(api.token))
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "pin"
+    r = api.post(f"/api/v1/events/{event_id}/late", json={"player": "Tardía", "pin": "1357"},
+                 headers=bearer(api.token))
+    assert r.status_code == 200 and "Tardía" in r.get_json()["players"]
+    r = api.post(f"/api/v1/events/{event_id}/late", json={"player": "Tardía"}, headers=bearer(api.token))
+    assert r.status_code == 422 and r.get_json()["error"]["field"] == "player"
+    scorer = app.test_client(user=None)
+    token = token_for(app, "sam_s", "scorer")
+    for path, payload in (("swap", {"a": a, "b": b}), ("late", {"player": "Otra"})):
+        assert scorer.post(f"/api/v1/events/{event_id}/{path}", json=payload,
+                           headers=bearer(token)).status_code == 403
+    r = api.post(f"/api/v1/events/{event_id}/rounds", json={"force": True, "reason": "prueba"},
+                 headers=bearer(api.token))
+    assert r.status_code == 201
+    second = r.get_json()["rounds"][1]
+    seated = {p for t in second["tables"] for p in t["players"]} | set(second["sitting_out"])
+    assert "Tardía" in seated
