@@ -231,6 +231,16 @@ def _named(fields_: dict[str, str], act: Callable[[], Any]) -> Any:
         raise
 
 
+def _changed(event_id: int, fields_: dict[str, str], act: Callable[[Event], Any]) -> Any:
+    """A director's change of the event (``act(event)``, idempotent with a key): the event
+    as it stands after it."""
+    def carry_out() -> Any:
+        found = _event_or_404(event_id)
+        _named(fields_, lambda: act(found))
+        return jsonify(event_body(found))
+    return v1._write(carry_out)
+
+
 @bp.route("/events/<int:event_id>/swap", methods=["POST"])
 @bp.arguments(SwapIn)
 @bp.response(200, EventOut)
@@ -238,12 +248,8 @@ def _named(fields_: dict[str, str], act: Callable[[], Any]) -> Any:
         "for seat, or one sitting out for one seated; each keeps their PIN", security=v1.SECURITY)
 @v1._errors(401, 403, 404, 422)
 def swap(body: dict[str, Any], event_id: int) -> Any:
-    def carry_out() -> Any:
-        found = _event_or_404(event_id)
-        _named({"first": "a", "second": "b", "round": "a"},
-               lambda: events.swap_players(get_session(), found, body["a"], body["b"], who=actor()))
-        return jsonify(event_body(found))
-    return v1._write(carry_out)
+    return _changed(event_id, {"first": "a", "second": "b", "round": "a"},
+                    lambda found: events.swap_players(get_session(), found, body["a"], body["b"], who=actor()))
 
 
 @bp.route("/events/<int:event_id>/late", methods=["POST"])
@@ -253,12 +259,9 @@ def swap(body: dict[str, Any], event_id: int) -> Any:
         "with their PIN for the night", security=v1.SECURITY)
 @v1._errors(401, 403, 404, 422)
 def late(body: dict[str, Any], event_id: int) -> Any:
-    def carry_out() -> Any:
-        found = _event_or_404(event_id)
-        _named({"name": "player"}, lambda: events.add_late_player(get_session(), found, body["player"],
-                                                                  who=actor(), pin=body.get("pin")))
-        return jsonify(event_body(found))
-    return v1._write(carry_out)
+    return _changed(event_id, {"name": "player"},
+                    lambda found: events.add_late_player(get_session(), found, body["player"], who=actor(),
+                                                         pin=body.get("pin")))
 
 
 @bp.route("/events/<int:event_id>/standings", methods=["GET"])
