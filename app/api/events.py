@@ -249,7 +249,8 @@ def _changed(event_id: int, fields_: dict[str, str], act: Callable[[Event], Any]
 @v1._errors(401, 403, 404, 422)
 def swap(body: dict[str, Any], event_id: int) -> Any:
     return _changed(event_id, {"first": "a", "second": "b", "round": "a"},
-                    lambda found: events.swap_players(get_session(), found, body["a"], body["b"], who=actor()))
+                    lambda found: events.swap_players(get_session(), found, body["a"], body["b"],
+                                                      who=actor()))
 
 
 @bp.route("/events/<int:event_id>/late", methods=["POST"])

@@ -124,7 +124,8 @@ def test_the_event_routes_are_in_the_openapi_document(app, api):
     assert "get" in paths["/api/v1/events/{event_id}"]
     assert "409" in paths["/api/v1/events/{event_id}/rounds"]["post"]["responses"]
     assert "get" in paths["/api/v1/events/{event_id}/standings"]
-    assert "post" in paths["/api/v1/events/{event_id}/swap"] and "post" in paths["/api/v1/events/{event_id}/late"]
+    assert "post" in paths["/api/v1/events/{event_id}/swap"]
+    assert "post" in paths["/api/v1/events/{event_id}/late"]
 
 
 def test_the_director_swaps_and_registers_a_late_arrival_through_the_api(app, api):
