@@ -1,218 +1,63 @@
 """Joins PDF files into one while holding only one of them in memory (issue 28).
 
-Each file is read in turn (pypdf's PdfReader) and every object reachable from its pages is
-written to the output at once, under a new number; what stays in memory between files is
-the byte offset of each object written (for the cross-reference table), the new numbers of
-the pages and of the named destinations. The page tree (flat), the outline (one item per
-bookmark), the catalog, the info dictionary and the cross-reference table are written at
-the end. Objects are serialized by pypdf's own classes; streams keep their encoded data.
+pypdf's own writer does the copying: each file is appended (``PdfWriter.append``: its
+pages with everything they use, inherited attributes, links, named destinations) to a
+writer of its own whose objects are numbered after those already written, and they go to
+the output at once; that writer and the file's reader are then dropped. A last writer
+makes the page tree, the outline (one item per bookmark), the name tree, the catalog and
+the info. What stays in memory between files is the byte offset of each object written,
+the numbers of the pages and the named destinations (and, at the end, the outline).
 
-What a file holds beyond its pages is left out (its outline, its info, objects nothing on
-a page refers to), except its named destinations (``/Names /Dests``; the first file to
-name one wins, as with pypdf's PdfWriter.append).
+This thin wrapper rather than one ``PdfWriter`` for all the files (or qpdf through
+pikepdf), because those hold every file's objects until the output is written: joining
+the parts of 1,000 one-page games (29 MB) peaked at 346 MB with pypdf's writer and 294 MB
+with pikepdf, 47 MB here (5,000 games: 60 MB; docs/decisions.md). How: every pypdf writer
+starts with the same three objects (info, page tree, catalog: :data:`HEAD`, the output's
+own), and a file's writer is given the number of objects before its own (its object list
+filled up to there, pypdf's ``_objects``), so its pages' ``/Parent`` is the output's page
+tree and every reference it writes is already the output's number.
+
+What a file holds beyond its pages is left out (its outline, its info, objects nothing
+on a page refers to), except its named destinations (``/Names /Dests``; the first file
+to name one wins, as with pypdf's PdfWriter.append).
 """
 from __future__ import annotations
 
 import hashlib
 import os
 from array import array
-from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
-from pypdf import PdfReader
+from pypdf import PdfReader, PdfWriter
 from pypdf.generic import (
     ArrayObject,
     ByteStringObject,
-    DecodedStreamObject,
     DictionaryObject,
-    EncodedStreamObject,
     IndirectObject,
     NameObject,
     NullObject,
     NumberObject,
     PdfObject,
-    StreamObject,
     TextStringObject,
-    create_string_object,
 )
 
-#: Page attributes a page takes from its page tree node when it has none of its own.
-INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
-
-_Key = tuple[int, int]   # (object number, generation) in the file being read
-
-
-def _ref(number: int) -> IndirectObject:
-    return IndirectObject(number, 0, None)
+#: The objects every writer starts with (info, page tree, catalog): the output's own.
+INFO, PAGES, CATALOG = 1, 2, 3
+HEAD = 3
 
 
-def _name(key: str) -> NameObject:
-    return NameObject(key)
-
-
-def _entry(node: DictionaryObject, key: str) -> PdfObject | None:
-    """``node[key]`` resolved, or None (``node.get`` gives the reference itself)."""
-    value = node.get(key)
-    return value.get_object() if isinstance(value, PdfObject) else None
-
-
-class _Output:
-    """The joined file as it is written: remembers only where each object starts."""
-
-    def __init__(self, fh: BinaryIO) -> None:
-        self.fh = fh
-        self.offsets = array("Q", [0])     # by object number; 0 is the free head
-
-    def reserve(self) -> int:
-        self.offsets.append(0)
-        return len(self.offsets) - 1
-
-    def write(self, number: int, obj: PdfObject) -> None:
-        self.offsets[number] = self.fh.tell()
-        self.fh.write(b"%d 0 obj\n" % number)
-        obj.write_to_stream(self.fh)
-        self.fh.write(b"\nendobj\n")
-
-    def add(self, obj: PdfObject) -> int:
-        number = self.reserve()
-        self.write(number, obj)
-        return number
-
-
-def _page_tree(reader: PdfReader) -> tuple[list[tuple[IndirectObject, dict[str, PdfObject]]], set[_Key]]:
-    """The pages of ``reader`` in order, each with the attributes it inherits and lacks,
-    and the keys of the page tree's nodes."""
-    pages: list[tuple[IndirectObject, dict[str, PdfObject]]] = []
-    nodes: set[_Key] = set()
-    seen: set[_Key] = set()
-    catalog = reader.trailer["/Root"]
-    top = catalog.raw_get("/Pages") if isinstance(catalog, DictionaryObject) else None
-    stack: list[tuple[PdfObject | None, dict[str, PdfObject]]] = [(top, {})]
-    while stack:
-        ref, inherited = stack.pop()
-        if not isinstance(ref, IndirectObject) or (ref.idnum, ref.generation) in seen:
-            continue                           # kids are references; a cycle is read once
-        key = (ref.idnum, ref.generation)
-        seen.add(key)
-        node = ref.get_object()
-        if not isinstance(node, DictionaryObject):
-            continue
-        if "/Kids" in node:
-            nodes.add(key)
-            here = {**inherited, **{a: node.raw_get(a) for a in INHERITED if a in node}}
-            kids = node["/Kids"]
-            if isinstance(kids, ArrayObject):
-                stack.extend((kid, here) for kid in reversed(kids))
-        else:
-            pages.append((ref, {a: v for a, v in inherited.items() if a not in node}))
-    return pages, nodes
-
-
-def _name_tree(ref: PdfObject, depth: int = 0) -> Iterator[tuple[PdfObject, PdfObject]]:
-    """The (key, value) pairs of a name tree, values unresolved."""
-    node = ref.get_object()
-    if not isinstance(node, DictionaryObject) or depth > 32:
-        return
-    names = _entry(node, "/Names")
-    if isinstance(names, ArrayObject):
-        for k in range(0, len(names) - 1, 2):
-            yield names[k].get_object(), names[k + 1]
-    kids = _entry(node, "/Kids")
-    if isinstance(kids, ArrayObject):
-        for kid in kids:
-            yield from _name_tree(kid, depth + 1)
-
-
-class _Part:
-    """One file being copied: its object numbers mapped to the output's."""
-
-    def __init__(self, out: _Output, reader: PdfReader, tree_root: int) -> None:
-        self.out = out
-        self.reader = reader
-        self.tree_root = tree_root
-        self.numbers: dict[_Key, int] = {}
-        self.todo: deque[IndirectObject] = deque()
-        self.inherited: dict[_Key, dict[str, PdfObject]] = {}
-        catalog = reader.trailer.raw_get("/Root")
-        self.catalog: _Key | None = ((catalog.idnum, catalog.generation)
-                                     if isinstance(catalog, IndirectObject) else None)
-        self.nodes: set[_Key] = set()
-
-    def copy_pages(self) -> list[int]:
-        """Numbers the pages (in order) and queues them; returns their new numbers."""
-        pages, self.nodes = _page_tree(self.reader)
-        for ref, inherited in pages:
-            self.inherited[(ref.idnum, ref.generation)] = inherited
-        return [self.number(ref) for ref, _ in pages]
-
-    def copy_dests(self, known: dict[bytes, int]) -> None:
-        """Writes the file's named destinations not named before into ``known`` (by the
-        name's bytes)."""
-        catalog = self.reader.trailer["/Root"]
-        names = _entry(catalog, "/Names") if isinstance(catalog, DictionaryObject) else None
-        if not isinstance(names, DictionaryObject) or "/Dests" not in names:
-            return
-        for key, value in _name_tree(names.raw_get("/Dests")):
-            name = (key.original_bytes if isinstance(key, (TextStringObject, ByteStringObject))
-                    else str(key).encode())
-            if name not in known:
-                found = value.get_object()
-                known[name] = self.out.add(self.copy(NullObject() if found is None else found))
-
-    def number(self, ref: IndirectObject) -> int:
-        """The output's number of an object of the file (queued to be written)."""
-        key = (ref.idnum, ref.generation)
-        number = self.numbers.get(key)
-        if number is None:
-            number = self.numbers[key] = self.out.reserve()
-            self.todo.append(ref)
-        return number
-
-    def map(self, ref: IndirectObject) -> PdfObject:
-        """The output's reference for a reference of the file: a page tree node is the
-        output's page tree, the file's catalog is nobody's."""
-        key = (ref.idnum, ref.generation)
-        if key in self.nodes:
-            return _ref(self.tree_root)
-        if key == self.catalog:
-            return NullObject()
-        return _ref(self.number(ref))
-
-    def copy(self, obj: PdfObject) -> PdfObject:
-        """``obj`` with every reference mapped to the output's (streams keep their data)."""
-        if isinstance(obj, IndirectObject):
-            return self.map(obj)
-        if isinstance(obj, StreamObject):
-            stream: StreamObject = EncodedStreamObject() if "/Filter" in obj else DecodedStreamObject()
-            stream._data = obj._data                    # as encoded in the file
-            for key, value in obj.items():
-                if key != "/Length":                    # written from the data
-                    stream[_name(key)] = self.copy(value)
-            return stream
-        if isinstance(obj, DictionaryObject):
-            return DictionaryObject({_name(k): self.copy(v) for k, v in obj.items()})
-        if isinstance(obj, ArrayObject):
-            return ArrayObject(self.copy(v) for v in obj)
-        return obj                                      # numbers, names, strings: immutable
-
-    def drain(self) -> None:
-        """Writes every object queued, and those they refer to."""
-        while self.todo:
-            ref = self.todo.popleft()
-            key = (ref.idnum, ref.generation)
-            found = ref.get_object()
-            obj = NullObject() if found is None else found
-            if key in self.inherited and isinstance(obj, DictionaryObject):
-                page = DictionaryObject({_name(k): self.copy(v) for k, v in obj.items()
-                                         if k != "/Parent"})
-                for attr, value in self.inherited.pop(key).items():
-                    page[_name(attr)] = self.copy(value)
-                page[_name("/Parent")] = _ref(self.tree_root)
-                self.out.write(self.numbers[key], page)
-            else:
-                self.out.write(self.numbers[key], self.copy(obj))
+def _writer(before: int) -> PdfWriter:
+    """A pypdf writer whose next object is number ``before + 1``."""
+    writer = PdfWriter()
+    objects: list[PdfObject | None] = writer._objects
+    root = writer.root_object
+    if (len(objects) != HEAD or root.raw_get("/Pages").idnum != PAGES
+            or getattr(root.indirect_reference, "idnum", None) != CATALOG):
+        raise RuntimeError("pypdf's writer no longer starts with info, page tree, catalog")
+    objects.extend([None] * (before - HEAD))
+    return writer
 
 
 def _version(header: str) -> tuple[int, int]:
@@ -223,90 +68,120 @@ def _version(header: str) -> tuple[int, int]:
         return 1, 7
 
 
-def _outline(out: _Output, root: int, pages: Sequence[int],
-             bookmarks: Sequence[tuple[str, int]]) -> DictionaryObject:
-    """Writes one outline item per bookmark; returns the outline dictionary."""
-    outline = DictionaryObject({_name("/Type"): _name("/Outlines"),
-                                _name("/Count"): NumberObject(len(bookmarks))})
-    if not bookmarks:
-        return outline
-    first = len(out.offsets)
-    numbers = [out.reserve() for _ in bookmarks]
-    for k, (label, page) in enumerate(bookmarks):
-        item = DictionaryObject({
-            _name("/Title"): create_string_object(label),
-            _name("/Parent"): _ref(root),
-            _name("/Dest"): ArrayObject([_ref(pages[page]), _name("/Fit")]),
-        })
-        if k > 0:
-            item[_name("/Prev")] = _ref(numbers[k - 1])
-        if k + 1 < len(numbers):
-            item[_name("/Next")] = _ref(numbers[k + 1])
-        out.write(numbers[k], item)
-    outline[_name("/First")] = _ref(first)
-    outline[_name("/Last")] = _ref(numbers[-1])
-    return outline
+def _rebound(value: PdfObject, writer: PdfWriter) -> PdfObject:
+    """A destination's references as ``writer``'s: the file's writer can then go."""
+    if isinstance(value, IndirectObject):
+        return IndirectObject(value.idnum, value.generation, writer)
+    if isinstance(value, ArrayObject):
+        return ArrayObject(_rebound(v, writer) for v in value)
+    return value
 
 
-def _write(fh: BinaryIO, parts: Iterable[Path], title: str | None,
-           bookmarks: Sequence[tuple[str, int]]) -> int:
-    fh.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    out = _Output(fh)
-    tree_root, catalog, outline_root, info = (out.reserve() for _ in range(4))
-    pages = array("Q")
-    dests: dict[bytes, int] = {}
-    version = (1, 7)
-    for path in parts:
-        with PdfReader(path) as reader:            # closing it drops its objects
-            version = max(version, _version(reader.pdf_header))
-            part = _Part(out, reader, tree_root)
-            pages.extend(part.copy_pages())
-            part.copy_dests(dests)
-            part.drain()
-            del part
-    out.write(tree_root, DictionaryObject({
-        _name("/Type"): _name("/Pages"),
-        _name("/Kids"): ArrayObject(_ref(n) for n in pages),
-        _name("/Count"): NumberObject(len(pages))}))
-    out.write(outline_root, _outline(out, outline_root, pages, bookmarks))
-    root = DictionaryObject({_name("/Type"): _name("/Catalog"), _name("/Pages"): _ref(tree_root),
-                             _name("/Outlines"): _ref(outline_root)})
-    if bookmarks:
-        root[_name("/PageMode")] = _name("/UseOutlines")
-    if dests:
-        tree = ArrayObject()
-        for name in sorted(dests):                  # a name tree is sorted by bytes
-            tree.extend((ByteStringObject(name), _ref(dests[name])))
-        root[_name("/Names")] = DictionaryObject({
-            _name("/Dests"): DictionaryObject({_name("/Names"): tree})})
-    if version > (1, 7):
-        root[_name("/Version")] = _name(f"/{version[0]}.{version[1]}")
-    out.write(catalog, root)
-    metadata = {"/Producer": "kingsheet", **({"/Title": title} if title else {})}
-    out.write(info, DictionaryObject({_name(k): create_string_object(v) for k, v in metadata.items()}))
-    return _finish(out, catalog, info, len(pages))
+def _name_key(name: PdfObject) -> bytes:
+    """A name tree's key as bytes (the tree is sorted by them)."""
+    if isinstance(name, (TextStringObject, ByteStringObject)):
+        return name.original_bytes
+    return str(name).encode()
 
 
-def _finish(out: _Output, catalog: int, info: int, pages: int) -> int:
-    """Writes the cross-reference table and the trailer."""
-    fh = out.fh
-    if 0 in out.offsets[1:]:
-        raise RuntimeError("an object was numbered but never written")
-    start = fh.tell()
-    fh.write(b"xref\n0 %d\n0000000000 65535 f\r\n" % len(out.offsets))
-    for offset in out.offsets[1:]:
-        fh.write(b"%010d 00000 n\r\n" % offset)
-    digest = ByteStringObject(hashlib.md5(out.offsets.tobytes(), usedforsecurity=False).digest())
-    trailer = DictionaryObject({
-        _name("/Size"): NumberObject(len(out.offsets)),
-        _name("/Root"): _ref(catalog),
-        _name("/Info"): _ref(info),
-        _name("/ID"): ArrayObject([digest, digest]),
-    })
-    fh.write(b"trailer\n")
-    trailer.write_to_stream(fh)
-    fh.write(b"\nstartxref\n%d\n%%%%EOF\n" % start)
-    return pages
+def _own(root: DictionaryObject) -> set[int]:
+    """The numbers of a writer's own outline root and name tree: not a file's objects."""
+    found = set()
+    for key in ("/Outlines", "/Names"):
+        ref = root.get(key)
+        if isinstance(ref, IndirectObject):
+            found.add(ref.idnum)
+            inner = ref.get_object()
+            dests = inner.get("/Dests") if isinstance(inner, DictionaryObject) else None
+            if key == "/Names" and isinstance(dests, IndirectObject):
+                found.add(dests.idnum)
+    return found
+
+
+class _Output:
+    """The joined file as it is written: remembers only where each object starts."""
+
+    def __init__(self, fh: BinaryIO) -> None:
+        self.fh = fh
+        self.offsets = array("Q", [0] * (HEAD + 1))     # by number; 0 is the free head
+        self.pages = array("Q")
+        self.dests: dict[bytes, tuple[PdfObject, PdfObject]] = {}
+        self.version = (1, 7)
+        self.end = PdfWriter()                           # the page tree, outline, catalog, info
+        fh.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+
+    def write(self, number: int, obj: PdfObject | None) -> None:
+        self.offsets[number] = self.fh.tell()
+        self.fh.write(b"%d 0 obj\n" % number)
+        (NullObject() if obj is None else obj).write_to_stream(self.fh)
+        self.fh.write(b"\nendobj\n")
+
+    def append(self, path: Path) -> None:
+        """Copies the file's pages and named destinations, then forgets them."""
+        before = len(self.offsets) - 1
+        writer = _writer(before)
+        with PdfReader(path) as reader:
+            writer.append(reader, import_outline=False)
+        self.version = max(self.version, _version(writer.pdf_header))
+        tree = writer.get_named_dest_root()     # (made, and so left out, when it has none)
+        for k in range(0, len(tree) - 1, 2):
+            key = _name_key(tree[k])
+            if key not in self.dests:
+                self.dests[key] = (tree[k], _rebound(tree[k + 1], self.end))
+        root = writer.root_object
+        own = _own(root)
+        kids = cast(DictionaryObject, root["/Pages"])["/Kids"]
+        self.pages.extend(ref.idnum for ref in cast(ArrayObject, kids))
+        objects: list[PdfObject | None] = writer._objects
+        self.offsets.extend([0] * (len(objects) - before))
+        for number in range(before + 1, len(objects) + 1):
+            self.write(number, None if number in own else objects[number - 1])
+
+    def finish(self, title: str | None, bookmarks: Sequence[tuple[str, int]]) -> int:
+        """The page tree, the outline, the named destinations, the catalog and the info,
+        then the cross-reference table and the trailer."""
+        end = self.end
+        objects: list[PdfObject | None] = end._objects
+        objects.extend([None] * (len(self.offsets) - 1 - HEAD))
+        refs = [IndirectObject(n, 0, end) for n in self.pages]
+        tree = cast(DictionaryObject, end.root_object["/Pages"])
+        tree[NameObject("/Kids")] = ArrayObject(refs)
+        tree[NameObject("/Count")] = NumberObject(len(refs))
+        for label, page in bookmarks:
+            end.add_outline_item(title=label, page_number=refs[page])
+        if bookmarks:
+            end.page_mode = "/UseOutlines"
+        if self.dests:
+            names = end.get_named_dest_root()
+            for key in sorted(self.dests):           # a name tree is sorted by bytes
+                names.extend(self.dests[key])
+        if self.version > (1, 7):
+            end.root_object[NameObject("/Version")] = NameObject(f"/{self.version[0]}.{self.version[1]}")
+        end.add_metadata({"/Producer": "kingsheet", **({"/Title": title} if title else {})})
+        first = len(self.offsets)
+        self.offsets.extend([0] * (len(objects) + 1 - first))
+        for number in (*range(1, HEAD + 1), *range(first, len(objects) + 1)):
+            self.write(number, objects[number - 1])
+        return self._xref(len(refs))
+
+    def _xref(self, pages: int) -> int:
+        fh = self.fh
+        if 0 in self.offsets[1:]:
+            raise RuntimeError("an object was numbered but never written")
+        start = fh.tell()
+        fh.write(b"xref\n0 %d\n0000000000 65535 f\r\n" % len(self.offsets))
+        for offset in self.offsets[1:]:
+            fh.write(b"%010d 00000 n\r\n" % offset)
+        digest = ByteStringObject(hashlib.md5(self.offsets.tobytes(), usedforsecurity=False).digest())
+        fh.write(b"trailer\n")
+        DictionaryObject({
+            NameObject("/Size"): NumberObject(len(self.offsets)),
+            NameObject("/Root"): IndirectObject(CATALOG, 0, self.end),
+            NameObject("/Info"): IndirectObject(INFO, 0, self.end),
+            NameObject("/ID"): ArrayObject([digest, digest]),
+        }).write_to_stream(fh)
+        fh.write(b"\nstartxref\n%d\n%%%%EOF\n" % start)
+        return pages
 
 
 def join_pdfs(parts: Iterable[Path], target: Path, *, title: str | None = None,
@@ -317,7 +192,10 @@ def join_pdfs(parts: Iterable[Path], target: Path, *, title: str | None = None,
     aside = target.with_name(target.name + ".tmp")
     try:
         with open(aside, "wb", buffering=1 << 20) as fh:
-            pages = _write(fh, parts, title, bookmarks)
+            out = _Output(fh)
+            for path in parts:
+                out.append(path)
+            pages = out.finish(title, bookmarks)
         os.replace(aside, target)
     except BaseException:
         aside.unlink(missing_ok=True)
@@ -325,4 +203,4 @@ def join_pdfs(parts: Iterable[Path], target: Path, *, title: str | None = None,
     return pages
 
 
-__all__ = ["INHERITED", "join_pdfs"]
+__all__ = ["join_pdfs"]

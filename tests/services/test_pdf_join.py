@@ -1,7 +1,8 @@
-"""Issue 28: a bulk export's parts are joined one part at a time (app/services/pdf_join.py):
-the joined PDF has every page of every part in order with its own text, one outline item
-per game on its page, the title in its metadata, and opens in poppler, in pypdf's strict
-mode and in qpdf (when installed); what the join holds does not grow with the parts."""
+"""Issue 28: a bulk export's parts are joined one part at a time (app/services/pdf_join.py,
+through pypdf's writer): the joined PDF has every page of every part in order with its own
+text, one outline item per game on its page, the title in its metadata, and opens in
+poppler, in pypdf's strict mode and in qpdf (when installed); what the join holds does not
+grow with the parts."""
 from __future__ import annotations
 
 import io
