@@ -60,9 +60,9 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
                    users, account, events):
         app.register_blueprint(module.bp)
 
-    from app.web import pdf
+    from app.printing import views as printing
 
-    app.register_blueprint(pdf.bp)
+    printing.init_app(app, build_app)   # a bulk export's render processes build their apps with it
 
     from app.api import v1
 

@@ -1,4 +1,4 @@
-"""Issue 28: a bulk export's parts are joined one part at a time (app/services/pdf_join.py,
+"""Issue 28: a bulk export's parts are joined one part at a time (app/printing/join.py,
 through pypdf's writer): the joined PDF has every page of every part in order with its own
 text, one outline item per game on its page, the title in its metadata, and opens in
 poppler, in pypdf's strict mode and in qpdf (when installed); what the join holds does not
@@ -17,7 +17,7 @@ import weasyprint
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
 
-from app.services.pdf_join import join_pdfs
+from app.printing.join import join_pdfs
 
 #: (font, the text of each page) of each document rendered by WeasyPrint
 DOCS = [
@@ -187,7 +187,7 @@ def test_inherited_attributes_links_and_indirect_lengths(parts, tmp_path, caplog
 
 
 def test_what_the_join_holds_does_not_grow_with_the_parts(parts, tmp_path):
-    from app.services import exports
+    from app.printing import exports
 
     def peak(copies: int) -> int:
         bookmarks = [(f"Game {k}", 3 * k) for k in range(copies)]
