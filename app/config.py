@@ -36,9 +36,9 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_REFRESH_EACH_REQUEST": False,
     "EXPORTS_DIR": None,           # None: <instance>/exports (finished bulk PDF exports)
     # The disk the finished exports may take, in MB: past it the oldest are removed (0: no
-    # bound but their age, app/services/exports.py KEEP_FOR).
+    # bound but their age, app/printing/exports.py KEEP_FOR).
     "EXPORTS_MAX_MB": 200,
-    # Finished PDF renders kept for the next download (app/pdf_cache.py): the folder (None:
+    # Finished PDF renders kept for the next download (app/printing/cache.py): the folder (None:
     # <instance>/pdf-cache; every worker and app server may share it) and its bound in MB
     # (0: nothing is kept).
     # Whole pages kept per process for the next identical read (app/web/page_cache.py):
@@ -51,7 +51,7 @@ DEFAULTS: dict[str, Any] = {
     "FAST_POLL_VERIFY": None,
     "PDF_CACHE_DIR": None,
     "PDF_CACHE_MB": 256,
-    # Processes rendering one bulk export (app/web/export_pool.py); None: one per core.
+    # Processes rendering one bulk export (app/printing/pool.py); None: one per core.
     "EXPORT_PROCESSES": None,
     # How many reverse proxies in front of the app set X-Forwarded-For / -Proto / -Host
     # (werkzeug's ProxyFix). 0: none is trusted, the client is the connection's address.

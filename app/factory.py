@@ -13,6 +13,7 @@ from app.api import events as api_events
 from app.api import v1
 from app.config import load_config
 from app.i18n import init_babel
+from app.printing import views as printing
 from app.web import (
     account,
     auth,
@@ -22,7 +23,6 @@ from app.web import (
     games,
     hands,
     live,
-    pdf,
     players,
     prefs,
     referee,
@@ -62,7 +62,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
                    users, account, events):
         app.register_blueprint(module.bp)
 
-    app.register_blueprint(pdf.bp)
+    printing.init_app(app, build_app)   # a bulk export's render processes build their apps with it
 
     v1.init_app(app)    # token requests need no CSRF; session ones do (v1._csrf_for_sessions)
     api_events.init_app(app)

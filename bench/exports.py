@@ -5,7 +5,7 @@ Each figure comes from a fresh process (``ru_maxrss`` is a high-water mark):
 
   baseline  the app rendering an export of ONE game (imports, fonts, one render);
   job       the export job of N games as the app runs it (``ExportRunner.run_one``: its
-            games rendered by a pool of one process per core, app/web/export_pool.py, into
+            games rendered by a pool of one process per core, app/printing/pool.py, into
             part files of ``CHUNK`` games, joined at the end); the peak of the largest
             child process (a render process, started by "spawn" here) is shown beside
             the runner's;
@@ -17,7 +17,7 @@ Each figure comes from a fresh process (``ru_maxrss`` is a high-water mark):
 Run: .venv/bin/python bench/exports.py [--games N] [--old]
 The last line is `ratio: R` (job peak over baseline peak; issue 8 asks for a worker under
 ~200 MB with 1,000 games; issue 28 for a speed-up of at least 1.6x on 2 cores).
-Kept renders (app/pdf_cache.py) are off: every export renders every game.
+Kept renders (app/printing/cache.py) are off: every export renders every game.
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 def _app(db: str, exports: str, processes: int | None = None) -> Any:
     from app import create_app
 
-    # nothing kept: every export renders every game (app/pdf_cache.py would serve repeats)
+    # nothing kept: every export renders every game (app/printing/cache.py would serve repeats)
     return create_app({"DATABASE_URL": db, "SECRET_KEY": "bench", "EXPORTS_DIR": exports,
                        "TESTING": True, "PDF_CACHE_MB": 0, "EXPORT_PROCESSES": processes})
 
@@ -57,24 +57,24 @@ def child(mode: str, db: str, exports: str, games: int) -> dict[str, Any]:
     """One measurement, in this (fresh) process."""
     from app.db import get_db
     from app.models import ExportJob
-    from app.services import exports as exports_service
-    from app.web import export_pool
-    from app.web.pdf import ExportRunner
+    from app.printing import exports as exports_service
+    from app.printing import pool
+    from app.printing.runner import ExportRunner
 
-    export_pool.START_METHOD = "spawn"   # render processes as this process's own children,
+    pool.START_METHOD = "spawn"   # render processes as this process's own children,
     app = _app(db, exports, 1 if mode == "serial" else None)   # whose peaks getrusage reports
     start = time.perf_counter()
     if mode == "one-doc":
-        from app.services import pdf as pdf_service
-        from app.web import printing
+        from app.printing import docs as pdf_docs
+        from app.printing import responses
 
         with app.test_request_context("/exports", headers={"Accept-Language": "es"}):
             from app.db import get_session
 
             session = get_session()
-            ids = pdf_service.find_games(session)[:games]
-            docs = [pdf_service.game_sheet_doc(session, i, "es") for i in ids]
-            data = printing.export_bulk_pdf([d for d in docs if d is not None])
+            ids = pdf_docs.find_games(session)[:games]
+            docs = [pdf_docs.game_sheet_doc(session, i, "es") for i in ids]
+            data = responses.export_bulk_pdf([d for d in docs if d is not None])
             size = len(data)
         pages = -1
     else:

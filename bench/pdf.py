@@ -22,7 +22,7 @@
     swapped for that plain one: what the content and page furniture the issue asks for cost
     before the table's own look (rules, two-tone cells, winner column) is added.
 (f) a repeat download: GET /games/<id>/sheet.pdf of a game whose PDF was downloaded before
-    (the render kept on disk, app/pdf_cache.py; logged in), and the same through its share
+    (the render kept on disk, app/printing/cache.py; logged in), and the same through its share
     link (anonymous), each in turns with GET /static/<file> of a file of the same size from
     the same server (issue 28: at most 1.5x).
 (d) with --instructions (needs valgrind): the CPU instructions of one render of (a)'s sheet
@@ -111,8 +111,8 @@ def renders(doc: dict[str, Any], seed: int) -> dict[str, Callable[[], Any]]:
     "bare" and "sheet" (a), "floor" (e), "unstyled" (e')."""
     import weasyprint
 
-    from app.pdf import render_pdf, stylesheet
-    from app.web import printing
+    from app.printing import responses
+    from app.printing.render import render_pdf, stylesheet
 
     def plain(html: str, css: str) -> Callable[[], Any]:
         sheet = weasyprint.CSS(string=css)
@@ -122,7 +122,7 @@ def renders(doc: dict[str, Any], seed: int) -> dict[str, Callable[[], Any]]:
     unstyled_html = unstyled_table_sheet(doc)
     unstyled_css = [stylesheet(), weasyprint.CSS(string=UNSTYLED_TABLE_CSS)]
     return {"bare": plain(bare_html(random.Random(seed)), BARE_CSS),
-            "sheet": lambda: printing.export_sheet_pdf(doc),
+            "sheet": lambda: responses.export_sheet_pdf(doc),
             "floor": plain(floor_html, FLOOR_CSS),
             "unstyled": lambda: render_pdf(unstyled_html, stylesheets=unstyled_css)}
 
@@ -236,14 +236,14 @@ def over_http(record: dict[str, Any], repeat: int) -> dict[str, float]:
 def render_loop(kind: str, n: int, seed: int) -> None:
     """One warm-up render of ``kind`` (a key of :func:`renders`), then ``n`` more."""
     from app import create_app
+    from app.printing import docs as pdf_docs
     from app.rules.simulate import random_game
-    from app.services import pdf as pdf_service
 
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"TESTING": True, "SECRET_KEY": "bench",
                           "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite"})
         with app.test_request_context("/", headers={"Accept-Language": "es"}):
-            doc = pdf_service.sheet_doc(pdf_service.RecordGame(random_game("rifki", random.Random(seed)),
+            doc = pdf_docs.sheet_doc(pdf_docs.RecordGame(random_game("rifki", random.Random(seed)),
                                                                id=1), "es")
             render = renders(doc, seed)[kind]
             for _ in range(n + 1):
@@ -290,10 +290,10 @@ def main() -> None:
         return
 
     from app import create_app
-    from app.pdf import render_pdf
+    from app.printing import docs as pdf_docs
+    from app.printing import responses
+    from app.printing.render import render_pdf
     from app.rules.simulate import random_game
-    from app.services import pdf as pdf_service
-    from app.web import printing
 
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"TESTING": True, "SECRET_KEY": "bench",
@@ -301,7 +301,7 @@ def main() -> None:
         with app.test_request_context("/", headers={"Accept-Language": "es"}):
             record = random_game("rifki", random.Random(args.seed))
             t = time.perf_counter()
-            doc = pdf_service.sheet_doc(pdf_service.RecordGame(record, id=1), "es")
+            doc = pdf_docs.sheet_doc(pdf_docs.RecordGame(record, id=1), "es")
             build = time.perf_counter() - t
             assert len(doc["hands"]) == 20 and doc["complete"]
 
@@ -327,13 +327,13 @@ def main() -> None:
             docs = []
             for k in range(args.games):
                 rec = random_game(profiles[k % 4], random.Random(args.seed * 1000 + k))
-                docs.append(pdf_service.sheet_doc(pdf_service.RecordGame(rec, id=k + 1), "es"))
+                docs.append(pdf_docs.sheet_doc(pdf_docs.RecordGame(rec, id=k + 1), "es"))
             t = time.perf_counter()
             for d in docs:
-                printing.export_sheet_pdf(d)
+                responses.export_sheet_pdf(d)
             singles = time.perf_counter() - t
             t = time.perf_counter()
-            bulk_pdf = printing.export_bulk_pdf(docs)
+            bulk_pdf = responses.export_bulk_pdf(docs)
             bulk = time.perf_counter() - t
             print(f"(b) {args.games} single sheet renders : {singles * 1000:8.1f} ms  "
                   f"({singles / args.games * 1000:.1f} ms each)")

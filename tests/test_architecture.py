@@ -1,7 +1,8 @@
 """docs/architecture.md, kept true (issue 20 item 8): read from the source with ``ast``, no
-import of the app. Layers point one way (the engine and the services import no Flask,
-Babel, Jinja or templates), views do not import one another, no import circle in app/,
-and each formatter of numbers and dates has one definition (app/web/words.py)."""
+import of the app. Layers point one way (the engine, the services and the printing
+operations import no Flask, Babel, Jinja or templates), views do not import one another,
+no import circle in the engine nor through app/printing, and each formatter of numbers and
+dates has one definition (app/web/words.py)."""
 from __future__ import annotations
 
 import ast
@@ -13,6 +14,14 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 APP = REPO / "app"
 WEB = APP / "web"
+PRINTING = APP / "printing"
+#: Folders whose modules may define a Blueprint (a view).
+VIEW_FOLDERS = (WEB, PRINTING)
+#: app/printing's operations (held to the services' rule: no Flask, Babel, Jinja, forms or
+#: web, nor printing's presentation) and its presentation (Flask: responses, views, the
+#: export runner and its pool of processes). Every module of the package is one or the other.
+PRINTING_OPERATIONS = {"docs", "render", "cache", "exports", "join"}
+PRINTING_PRESENTATION = {"responses", "event_job", "runner", "pool", "views"}
 
 #: What the engine and the services never import: the web and its words.
 PRESENTATION = ("flask", "flask_babel", "flask_wtf", "flask_login", "jinja2", "markupsafe",
@@ -58,13 +67,22 @@ def is_under(name: str, prefix: str) -> bool:
 
 
 def layer_files() -> list[Path]:
-    return sorted([*(APP / "services").glob("*.py"), *(APP / "rules").glob("*.py")])
+    return sorted([*(APP / "services").glob("*.py"), *(APP / "rules").glob("*.py"),
+                   *(PRINTING / f"{name}.py" for name in PRINTING_OPERATIONS)])
+
+
+def test_each_printing_module_is_an_operation_or_presentation() -> None:
+    modules = {p.stem for p in PRINTING.glob("*.py")} - {"__init__"}
+    assert modules == PRINTING_OPERATIONS | PRINTING_PRESENTATION
+    assert not PRINTING_OPERATIONS & PRINTING_PRESENTATION
+    assert len(modules) < 12
 
 
 @pytest.mark.parametrize("path", layer_files(), ids=lambda p: str(p.relative_to(REPO)))
 def test_services_and_engine_import_no_flask_babel_or_templates(path: Path) -> None:
+    presentation = (*PRESENTATION, *(f"app.printing.{name}" for name in PRINTING_PRESENTATION))
     bad = [f"line {line}: {name}" for name, line in imports_of(path)
-           if any(is_under(name, p) for p in PRESENTATION)]
+           if any(is_under(name, p) for p in presentation)]
     calls = [f"line {n.lineno}: {n.func.id if isinstance(n.func, ast.Name) else n.func.attr}()"
              for n in ast.walk(tree_of(path)) if isinstance(n, ast.Call)
              and (getattr(n.func, "id", None) or getattr(n.func, "attr", None))
@@ -74,28 +92,34 @@ def test_services_and_engine_import_no_flask_babel_or_templates(path: Path) -> N
 
 
 def views() -> set[str]:
-    """The web modules that define a Blueprint (less the helpers every view may use)."""
+    """The modules of app/web and app/printing that define a Blueprint (less the helpers
+    every view may use), by name (``app.web.games``)."""
     found = set()
-    for path in WEB.glob("*.py"):
-        for node in ast.walk(tree_of(path)):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Blueprint":
-                found.add(path.stem)
-    return found - HELPERS_NOT_VIEWS
+    for folder in VIEW_FOLDERS:
+        for path in folder.glob("*.py"):
+            for node in ast.walk(tree_of(path)):
+                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Blueprint":
+                    found.add(module_name(path))
+    return found - {f"app.web.{name}" for name in HELPERS_NOT_VIEWS}
 
 
 def test_the_views_are_found() -> None:
-    assert {"games", "hands", "referee", "share", "pdf", "live"} <= views()
-    assert not {"words", "messages", "common", "referee_view", "changelog"} & views()
+    assert {f"app.web.{name}" for name in ("games", "hands", "referee", "share", "live")} <= views()
+    assert "app.printing.views" in views()
+    assert not {"app.web.words", "app.web.messages", "app.web.common", "app.web.referee_view",
+                "app.web.changelog", "app.printing.responses", "app.printing.event_job",
+                "app.printing.runner"} & views()
 
 
 def view_imports() -> set[tuple[str, str]]:
     found = set()
     names = views()
     for view in names:
-        for name, _line in imports_of(WEB / f"{view}.py"):
-            other = name.split(".")[2] if is_under(name, "app.web") and name.count(".") >= 2 else None
-            if other in names and other != view:
-                found.add((view, other))
+        path = REPO / (view.replace(".", "/") + ".py")
+        for name, _line in imports_of(path):
+            for other in names:
+                if other != view and is_under(name, other):
+                    found.add((view, other))
     return found
 
 
@@ -146,6 +170,19 @@ def test_the_engines_import_graph_has_no_circle() -> None:
               if is_under(m, "app.rules")}
     assert len(engine) >= 10
     assert cycles(engine) == []
+
+
+def test_printing_is_on_no_import_circle() -> None:
+    """Issue 37: no module of app/printing is on an import circle, and none imports the
+    factory or ``create_app`` (the render processes' pool once did, and the factory imports
+    printing's views: the factory hands its ``build_app`` in instead)."""
+    graph = import_graph()
+    assert len([m for m in graph if is_under(m, "app.printing")]) >= 10
+    assert [c for c in cycles(graph) if any(is_under(m, "app.printing") for m in c)] == []
+    factory = [f"{p.relative_to(REPO)}:{line}: {name}" for p in sorted(PRINTING.glob("*.py"))
+               for name, line in imports_of(p)
+               if name in ("app", "app.create_app") or is_under(name, "app.factory")]
+    assert factory == []
 
 
 def test_the_cycle_finder_finds_a_circle() -> None:

@@ -18,8 +18,9 @@ from app.db import get_session
 from app.forms.events import DrawForm, EventForm, LateForm, SwapForm
 from app.forms.lists import ConfirmForm
 from app.models import Event
+from app.printing import exports
 from app.rules import PROFILES
-from app.services import events, exports, links, standings
+from app.services import events, links, standings
 from app.services.errors import BadInput
 from app.web import versions
 from app.web.auth import actor, user
@@ -276,7 +277,7 @@ def standings_csv(event_id: int) -> Response:
     return response
 
 
-# --- the event's PDF: a bulk export job (app/web/event_pdf.py renders it) ----------------------
+# --- the event's PDF: a bulk export job (app/printing/event_job.py renders it) ---------------
 
 @bp.post("/events/<int:event_id>/pdf")
 def event_pdf(event_id: int) -> Any:

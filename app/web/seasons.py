@@ -9,11 +9,11 @@ from flask_babel import gettext as _
 
 from app.db import get_session
 from app.forms.lists import ConfirmForm, SeasonForm
+from app.printing import responses
 from app.rules import PROFILES
 from app.services import seasons as seasons_service
 from app.services import standings
 from app.services.errors import BadInput
-from app.web import printing
 from app.web.common import found_or_404, lang, shown
 from app.web.messages import service_text
 
@@ -94,7 +94,7 @@ def standings_pdf(season_id: int) -> Response:
     language = lang()
     doc = standings.standings_doc(get_session(), season, profile, language)
     doc["link"] = url_for("seasons.show", season_id=season.id, profile=profile, _external=True)
-    response = Response(printing.export_standings_pdf(doc), mimetype="application/pdf")
+    response = Response(responses.export_standings_pdf(doc), mimetype="application/pdf")
     name = f"standings-{season.id}" + (f"-{profile}" if profile else "")
     disposition = "attachment" if request.args.get("download") else "inline"
     response.headers["Content-Disposition"] = f'{disposition}; filename="{name}.pdf"'

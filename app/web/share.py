@@ -8,9 +8,9 @@ from typing import Any
 from flask import Blueprint, Response, abort, url_for
 
 from app.db import get_session
+from app.printing import docs as pdf_docs
+from app.printing import responses
 from app.services import confirm, links
-from app.services import pdf as pdf_service
-from app.web import printing
 from app.web.common import found_or_404, remember_table_stamp, stamp_response
 from app.web.referee_view import hand_record_page
 from app.web.sheet_view import render_sheet
@@ -45,16 +45,16 @@ def hand(token: str, n: int) -> Any:
     return hand_record_page(game, n - 1, None, {}, 200, share=token)
 
 
-def _stamp(token: str) -> pdf_service.PdfStamp | None:
+def _stamp(token: str) -> pdf_docs.PdfStamp | None:
     """The shared game's PdfStamp (one statement; None for an unknown or revoked token)."""
-    return pdf_service.pdf_stamp(get_session(), share_token=token) if links.TOKEN.match(token) else None
+    return pdf_docs.pdf_stamp(get_session(), share_token=token) if links.TOKEN.match(token) else None
 
 
 @bp.get("/s/<token>/sheet.pdf")
 def sheet_pdf(token: str) -> Response:
-    return printing.sheet_pdf(_stamp(token))
+    return responses.sheet_pdf(_stamp(token))
 
 
 @bp.get("/s/<token>/hands/<int:n>.pdf")
 def hand_pdf(token: str, n: int) -> Response:
-    return printing.hand_pdf(_stamp(token), n)
+    return responses.hand_pdf(_stamp(token), n)

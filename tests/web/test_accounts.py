@@ -444,7 +444,7 @@ def test_the_api_record_is_for_logged_in_users(app, make_game):
 
 
 def test_the_pdf_footer_links_the_share_link_once_there_is_one(app):
-    from tests.pdf.test_pdf import flat, text_of
+    from tests.printing.test_pdf import flat, text_of
 
     gid = complete_game(app)
     sam = tc(app, user="sam", role="scorer")

@@ -80,7 +80,7 @@ def test_a_balanced_evening_of_18_players_through_the_pages(app, client):
     assert {row[1]: int(row[5]) for row in lines[1:]} == {n: totals.get(n, 0) for n in NAMES}
     assert [int(row[0]) for row in lines[1:]] == sorted(int(row[0]) for row in lines[1:])
     # the PDF: one export job, the standings first, then every table's sheet
-    from app.web.pdf import wait_for_job
+    from app.printing.runner import wait_for_job
 
     r = client.post(f"/events/{event_id}/pdf", data={})
     assert r.status_code == 303 and r.headers["Location"].startswith("/exports/")

@@ -190,7 +190,7 @@ def test_player_statistics_per_profile(client, session):
 
 
 def test_export_finds_games_from_the_stored_results(session):
-    from app.services.pdf import find_games
+    from app.printing.docs import find_games
 
     january = add_games(session, 3, date(2026, 1, 5))
     february = add_games(session, 3, date(2026, 2, 5), offset=3)

@@ -97,13 +97,13 @@ def messy_game(make_game: Any) -> tuple[int, int]:
 def test_the_hand_pdf_writes_the_early_end_and_the_violation_in_its_language(
         app: Any, messy_game: tuple[int, int], lang: str) -> None:
     from app.db import get_session
-    from app.services import pdf as pdf_service
+    from app.printing import docs as pdf_docs
     from app.services import queries
 
     gid, row = messy_game
     with app.test_request_context(headers={"Accept-Language": lang}):
         game = queries.get_game(get_session(), gid)
-        doc = pdf_service.hand_doc(game, row, lang)
+        doc = pdf_docs.hand_doc(game, row, lang)
         assert doc is not None and doc["ended_early"] and doc["violations"]
         page = render_template("pdf/hand.html", doc=doc, orientation="portrait")
     assert english_left(page) == []
@@ -160,7 +160,7 @@ SPANISH_2D = "el 2♦ le ha tocado al asiento"
 def test_a_record_that_no_longer_replays_says_why_in_the_pages_language(
         app: Any, client: Any, broken_game: int, lang: str) -> None:
     from app.db import get_session
-    from app.services import pdf as pdf_service
+    from app.printing import docs as pdf_docs
 
     headers = {"Accept-Language": lang}
     sheet = client.get(f"/games/{broken_game}", headers=headers)
@@ -171,7 +171,7 @@ def test_a_record_that_no_longer_replays_says_why_in_the_pages_language(
         assert r.status_code == 422, kind
         pages[kind] = r.get_data(as_text=True)
     with app.test_request_context(headers=headers):
-        doc = pdf_service.game_sheet_doc(get_session(), broken_game, lang)
+        doc = pdf_docs.game_sheet_doc(get_session(), broken_game, lang)
         assert doc is not None and doc["error"] is not None
         pages["bulk"] = render_template("pdf/sheet.html", docs=[doc], orientation="auto")
     for name, page in pages.items():

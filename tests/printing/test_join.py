@@ -1,14 +1,16 @@
-"""Issue 28: a bulk export's parts are joined one part at a time (app/services/pdf_join.py):
-the joined PDF has every page of every part in order with its own text, one outline item
-per game on its page, the title in its metadata, and opens in poppler, in pypdf's strict
-mode and in qpdf (when installed); what the join holds does not grow with the parts."""
+"""Issue 28: a bulk export's parts are joined one part at a time (app/printing/join.py,
+through pypdf's writer): the joined PDF has every page of every part in order with its own
+text, one outline item per game on its page, the title in its metadata, and opens in
+poppler, in pypdf's strict mode and in qpdf (when installed); what the join holds does not
+grow with the parts."""
 from __future__ import annotations
 
 import io
 import logging
 import shutil
 import subprocess
-import tracemalloc
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ import weasyprint
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
 
-from app.services.pdf_join import join_pdfs
+from app.printing.join import join_pdfs
 
 #: (font, the text of each page) of each document rendered by WeasyPrint
 DOCS = [
@@ -186,18 +188,29 @@ def test_inherited_attributes_links_and_indirect_lengths(parts, tmp_path, caplog
 
 
 def test_what_the_join_holds_does_not_grow_with_the_parts(parts, tmp_path):
-    from app.services import exports
+    """Measured in a process of its own: tracemalloc counts every thread's allocations, and
+    an export runner left by an earlier test of this worker allocates as it polls."""
+    program = textwrap.dedent("""
+        import sys, tracemalloc
+        from pathlib import Path
+        from app.printing import exports
 
-    def peak(copies: int) -> int:
-        bookmarks = [(f"Game {k}", 3 * k) for k in range(copies)]
-        tracemalloc.start()
-        try:
-            assert exports._join([parts[0]] * copies, tmp_path / f"{copies}.pdf", "t",
-                                 bookmarks) == 3 * copies
-            return tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
+        part, out = sys.argv[1], Path(sys.argv[2])
 
-    peak(2)                       # first use: whatever pypdf sets up once
-    small, big = peak(10), peak(40)
+        def peak(copies):
+            bookmarks = [(f"Game {k}", 3 * k) for k in range(copies)]
+            tracemalloc.start()
+            try:
+                assert exports._join([part] * copies, out / f"{copies}.pdf", "t", bookmarks) == 3 * copies
+                return tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+
+        peak(2)                       # first use: whatever pypdf sets up once
+        print(peak(10), peak(40))
+    """)
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", program, str(parts[0]), str(tmp_path)], cwd=root,
+                          capture_output=True, text=True, check=True, timeout=300)
+    small, big = map(int, done.stdout.split())
     assert big < 1.5 * small, (small, big)

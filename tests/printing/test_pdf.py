@@ -134,7 +134,7 @@ def test_sheet_pdf_landscape(client: Any, games: dict[str, Any]) -> None:
 
 
 def test_rulings_and_violations_are_numbered_notes(pdf_app: Any) -> None:
-    from app.services.pdf import RecordGame, sheet_doc
+    from app.printing.docs import RecordGame, sheet_doc
 
     record = load_record("ru32_complete.json")
     record["hands"][0]["ruling"] = {"kind": "adjusted", "points": [-2, -4, -6, -4],
@@ -142,7 +142,7 @@ def test_rulings_and_violations_are_numbered_notes(pdf_app: Any) -> None:
     with pdf_app.test_request_context(headers={"Accept-Language": "en"}):
         doc = sheet_doc(RecordGame(record, id=99), "en")
         assert doc["notes"][0]["type"] == "ruling" and doc["hands"][0]["notes"] == [1]
-        from app.web.printing import export_sheet_pdf
+        from app.printing.responses import export_sheet_pdf
 
         text = text_of(export_sheet_pdf(doc))
     assert "Rulings and violations" in text and "cards exposed" in text and "Referee" in text
@@ -218,7 +218,7 @@ def test_html_name_prints_literally(sheets: dict[str, Any]) -> None:
 
 def test_html_name_fetches_nothing(pdf_app: Any, games: dict[str, Any],
                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.pdf as pdf_module
+    import app.printing.render as pdf_module
 
     spies: list[Any] = []
     real = pdf_module.make_fetcher
@@ -235,12 +235,12 @@ def test_html_name_fetches_nothing(pdf_app: Any, games: dict[str, Any],
 
 
 def test_locked_fetcher_refuses_everything_but_static() -> None:
-    from app.pdf import STATIC_DIR, FetchRefused, make_fetcher
+    from app.printing.render import STATIC_DIR, FetchRefused, make_fetcher
 
     fetcher = make_fetcher()
     for url in ("file:///etc/passwd", "http://example.com/x.png", "https://example.com/",
                 "data:text/plain,hi", "ftp://example.com/x",
-                (STATIC_DIR / "css" / "..").as_uri() + "/../app/pdf.py",
+                (STATIC_DIR / "css" / "..").as_uri() + "/../app/printing/render.py",
                 (STATIC_DIR / "no-such-file.css").as_uri()):
         with pytest.raises(FetchRefused):
             fetcher.fetch(url)
@@ -252,7 +252,7 @@ def test_locked_fetcher_refuses_everything_but_static() -> None:
 
 def test_injected_image_is_refused_by_the_render(pdf_app: Any) -> None:
     """Even raw HTML (not from our templates) reaches nothing outside static/."""
-    from app.pdf import make_fetcher, render_pdf
+    from app.printing.render import make_fetcher, render_pdf
 
     fetcher = make_fetcher()
     data = render_pdf('<p>x<img src="file:///etc/passwd"><img src="http://127.0.0.1:9/x.png">'
@@ -266,7 +266,7 @@ def test_renders_share_one_font_configuration(pdf_app: Any, monkeypatch: pytest.
     """A fresh FontConfiguration reloads fontconfig and a Pango font map: made once per process."""
     import weasyprint.text.fonts
 
-    from app import pdf
+    from app.printing import render as pdf
 
     made = []
     original = weasyprint.text.fonts.FontConfiguration
@@ -281,7 +281,7 @@ def test_renders_share_one_font_configuration(pdf_app: Any, monkeypatch: pytest.
 def test_the_collector_is_paused_during_a_render_only(pdf_app: Any) -> None:
     import gc
 
-    from app.pdf import render_pdf
+    from app.printing.render import render_pdf
 
     seen = []
     assert gc.isenabled()
@@ -315,8 +315,8 @@ def test_text_is_selectable_with_suit_glyphs(sheets: dict[str, Any]) -> None:
 def test_bulk_pdf_has_the_pages_of_every_sheet(pdf_app: Any, games: dict[str, Any],
                                                sheets: dict[str, Any]) -> None:
     from app.db import get_session
-    from app.services.pdf import game_sheet_doc
-    from app.web.printing import export_bulk_pdf
+    from app.printing.docs import game_sheet_doc
+    from app.printing.responses import export_bulk_pdf
 
     keys = list(PROFILES) + ["short"]
     with pdf_app.test_request_context(headers={"Accept-Language": "en"}):
@@ -334,7 +334,7 @@ def test_exports_page_builds_one_pdf_with_progress(client: Any, pdf_app: Any,
                                                    sheets: dict[str, Any]) -> None:
     from app.db import get_session
     from app.models import Player
-    from app.web.pdf import wait_for_job
+    from app.printing.runner import wait_for_job
 
     page = client.get("/exports")
     assert page.status_code == 200 and b'name="date_from"' in page.data
@@ -359,7 +359,7 @@ def test_exports_page_builds_one_pdf_with_progress(client: Any, pdf_app: Any,
 def test_exports_by_date_range(client: Any, pdf_app: Any, games: dict[str, Any]) -> None:
     from datetime import date
 
-    from app.web.pdf import wait_for_job
+    from app.printing.runner import wait_for_job
 
     today = date.today().isoformat()
     response = client.post("/exports", data={"date_from": "2000-01-01", "date_to": "2999-12-31",

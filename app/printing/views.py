@@ -1,19 +1,17 @@
 """Printable PDFs: the score sheet, a hand's record, a blank sheet, and bulk exports.
 
-Bulk exports are jobs in the database (:mod:`app.services.exports`): a POST to /exports
-queues one, a runner thread in each worker renders queued jobs one at a time, the page
-/exports/<job> shows a progress bar fed by /exports/<job>.json (any worker answers), and
-the PDF is served from instance/exports/ once built.
+Bulk exports are jobs in the database (:mod:`app.printing.exports`): a POST to /exports
+queues one, a runner thread in each worker renders queued jobs one at a time
+(:mod:`app.printing.runner`), the page /exports/<job> shows a progress bar fed by
+/exports/<job>.json (any worker answers), and the PDF is served from instance/exports/
+once built.
 """
 from __future__ import annotations
 
 import re
 import secrets
-import threading
-import time
 from collections.abc import Callable
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from flask import (
@@ -32,24 +30,23 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from markupsafe import Markup
 from wtforms import DateField, SelectField
 from wtforms.validators import Optional
 
-from app.db import get_db, get_session
+from app.db import get_session
 from app.forms import choices
 from app.models import ExportJob, ExportState
+from app.printing import docs, pool
+from app.printing import exports as exports_service
+from app.printing.responses import blank_pdf, game_link, hand_pdf, sheet_pdf
+from app.printing.runner import exports_dir, runner
 from app.rules import fingerprint
-from app.services import exports as exports_service
-from app.services import pdf as pdf_service
 from app.services import queries
-from app.web import event_pdf, export_pool
 from app.web.chart import legend, progression_svg
 from app.web.common import lang
 from app.web.diagram import table_svg
-from app.web.printing import blank_pdf, bulk_sheet_pdf, game_link, hand_pdf, sheet_pdf
 
 bp = Blueprint("pdf", __name__)
 
@@ -110,17 +107,17 @@ def record_fingerprint(game_id: int) -> str:
 
 @bp.get("/games/<int:game_id>/sheet.pdf")
 def sheet(game_id: int) -> Response:
-    return sheet_pdf(pdf_service.pdf_stamp(get_session(), game_id))
+    return sheet_pdf(docs.pdf_stamp(get_session(), game_id))
 
 
 @bp.get("/games/<int:game_id>/hands/<int:row>.pdf")
 def hand(game_id: int, row: int) -> Response:
-    return hand_pdf(pdf_service.pdf_stamp(get_session(), game_id), row)
+    return hand_pdf(docs.pdf_stamp(get_session(), game_id), row)
 
 
 @bp.get("/games/<int:game_id>/blank.pdf")
 def blank(game_id: int) -> Response:
-    return blank_pdf(pdf_service.pdf_stamp(get_session(), game_id))
+    return blank_pdf(docs.pdf_stamp(get_session(), game_id))
 
 
 # --- bulk exports -----------------------------------------------------------------------
@@ -164,108 +161,6 @@ def _error_text(error: str | None) -> str:
     if error == "interrupted":
         return str(_("The export was interrupted (the server restarted). Start it again."))
     return error or ""
-
-
-class ExportRunner:
-    """One thread per process renders the queued jobs, one at a time (any process may
-    claim any job: the database says which are waiting)."""
-
-    def __init__(self, app: Flask) -> None:
-        self.app = app
-        self.wake = threading.Event()
-        self.lock = threading.Lock()
-        self.thread: threading.Thread | None = None
-
-    def notify(self) -> None:
-        with self.lock:
-            if self.thread is None or not self.thread.is_alive():
-                self.thread = threading.Thread(target=self._loop, daemon=True,
-                                               name="kingsheet-exports")
-                self.thread.start()
-        self.wake.set()
-
-    def _loop(self) -> None:
-        while True:
-            self.wake.clear()
-            try:
-                while self.run_one():
-                    pass
-            except Exception:  # noqa: BLE001 - logged; the loop serves the next job
-                self.app.logger.exception("bulk PDF export runner")
-            self.wake.wait(timeout=RUNNER_POLL)
-
-    def run_one(self) -> bool:
-        """Claims and renders one queued job; False when none is waiting."""
-        db = get_db(self.app)
-        with db.sessionmaker() as session:
-            exports_service.expire_stale(session)
-            exports_service.cleanup(session, _exports_dir(self.app),
-                                    int(self.app.config.get("EXPORTS_MAX_MB") or 0) * 1024 * 1024)
-            job = exports_service.claim_next(session, exports_service.worker_name())
-            if job is None:
-                return False
-            job_id, params = job.id, dict(job.params)
-        language = params.get("lang", "es")
-        orientation = params.get("orientation", "auto")
-        with self.app.test_request_context("/exports", base_url=params.get("base_url"),
-                                           headers={"Accept-Language": language}):
-            renderer = exports_service.Renderer(
-                find_games=lambda s, p: pdf_service.find_games(s, **exports_service.criteria(p)),
-                render_game=lambda s, gid: _render_game(s, gid, language, orientation),
-                label=lambda gid: str(_("Game %(id)s", id=gid)),
-                render_all=lambda ids: export_pool.pool_renders(self.app, ids, language, orientation,
-                                                                params.get("base_url")))
-            title: Callable[[int], str] = _sheets_title
-            if event_pdf.is_event_job(params):   # an event: its standings, then its tables
-                renderer = event_pdf.event_renderer(
-                    params, lambda s, gid: _render_game(s, gid, language, orientation))
-                title = event_pdf.titled(params)
-            try:
-                exports_service.render_job(db.sessionmaker, job_id, _exports_dir(self.app),
-                                           renderer, title=title)
-            except Exception:  # noqa: BLE001 - the job row says it failed; logged for us
-                self.app.logger.exception("bulk PDF export %s failed", job_id)
-        return True
-
-
-def _sheets_title(n: int) -> str:
-    return str(ngettext("Score sheets (%(num)s game)", "Score sheets (%(num)s games)", n))
-
-
-#: Seconds between looks at the queue when nobody woke the runner (jobs of a worker that
-#: died, the clean-up of old files).
-RUNNER_POLL = 30.0
-
-
-def _exports_dir(app: Flask) -> Path:
-    return exports_service.exports_dir(app.config.get("EXPORTS_DIR"), app.instance_path)
-
-
-def _render_game(session: Any, game_id: int, language: str, orientation: str) -> bytes | None:
-    data = bulk_sheet_pdf(session, game_id, language, orientation)
-    export_pool.release_memory()     # the runner renders a small job game by game
-    return data
-
-
-def runner(app: Flask | None = None) -> ExportRunner:
-    app = app or current_app._get_current_object()  # type: ignore[attr-defined]
-    found = app.extensions.get("pdf_export_runner")
-    if found is None:
-        found = app.extensions.setdefault("pdf_export_runner", ExportRunner(app))
-    return found  # type: ignore[no-any-return]
-
-
-def wait_for_job(app: Flask, job_id: str, timeout: float = 600.0) -> ExportJob:
-    """The job once it is done or failed (tests and the bench; polls the database)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        with get_db(app).sessionmaker() as session:
-            job = session.get(ExportJob, job_id)
-            if job is None or job.state not in ExportState.ACTIVE or time.monotonic() > deadline:
-                if job is None:
-                    raise LookupError(job_id)
-                return job
-        time.sleep(0.1)
 
 
 def _requester() -> str:
@@ -349,10 +244,19 @@ def export_file(job_id: str) -> Any:
     job = _job_or_404(job_id)
     if job.state in ExportState.ACTIVE:
         abort(409)
-    path = exports_service.file_of(job, _exports_dir(current_app))
+    path = exports_service.file_of(job, exports_dir(current_app))
     if path is None:
         abort(404)
     response = send_file(path, mimetype="application/pdf", conditional=True,
                          download_name=f"kingsheet-export-{job_id[:8]}.pdf",
                          as_attachment=bool(request.args.get("download")))
     return response
+
+
+def init_app(app: Flask, make_app: Callable[[dict[str, Any]], Flask]) -> None:
+    """Serves the PDFs and the exports. ``make_app`` (the factory's ``build_app``) is how a
+    bulk export's render process builds its own app from this one's settings: handed in,
+    as the factory imports this package (never the other way round), and kept in the
+    settings, which the render processes are given (:func:`app.printing.pool.pool_renders`)."""
+    app.config[pool.MAKE_APP] = make_app
+    app.register_blueprint(bp)

@@ -1,5 +1,5 @@
 """Export jobs created at the same moment (issue 41): one active job per requester and the
-waiting queue's cap hold under a race, on SQLite and PostgreSQL (app/services/exports.py
+waiting queue's cap hold under a race, on SQLite and PostgreSQL (app/printing/exports.py
 `_one_at_a_time`)."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from app.db import get_db
 from app.models import ExportJob
-from app.services import exports
+from app.printing import exports
 
 pytestmark = pytest.mark.every_database
 

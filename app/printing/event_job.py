@@ -1,5 +1,5 @@
-"""An event's PDF (issue 25), rendered by the bulk export runner (app/web/pdf.py) as one
-bounded-memory job: the standings first, then every table's sheet, round by round. A
+"""An event's PDF (issue 25), rendered by the bulk export runner (app/printing/runner.py) as
+one bounded-memory job: the standings first, then every table's sheet, round by round. A
 presentation helper, not a view: the runner and the event's pages both use it."""
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 from flask_babel import gettext as _
 
 from app.models import Event
+from app.printing.exports import Renderer
+from app.printing.responses import export_event_standings_pdf
 from app.services import events
-from app.services.exports import Renderer
 from app.web.messages import service_text
-from app.web.printing import export_event_standings_pdf
 
 #: The id the job's list gives the standings pages (no game has id 0).
 STANDINGS = 0

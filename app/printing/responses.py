@@ -1,7 +1,7 @@
 """A game's single PDFs as responses: the sheet and a hand's record (the pdf blueprint
 serves them at the game's address, the share link behind its token), each rendered once
-per content and kept on disk (:mod:`app.pdf_cache`) for the next download; and every PDF
-render (``export_*_pdf``: a plain doc through its template into bytes)."""
+per content and kept on disk (:mod:`app.printing.cache`) for the next download; and every
+PDF render (``export_*_pdf``: a plain doc through its template into bytes)."""
 from __future__ import annotations
 
 import hashlib
@@ -12,12 +12,12 @@ from typing import Any
 from flask import Response, abort, current_app, g, render_template, request, url_for
 
 from app.db import get_session
-from app.pdf import render_pdf
-from app.pdf_cache import PdfCache, layout_version
+from app.printing import docs as pdf_docs
+from app.printing.cache import PdfCache, layout_version
+from app.printing.docs import ORIENTATIONS, PdfStamp
+from app.printing.render import render_pdf
 from app.rules import digest
 from app.services import links, queries
-from app.services import pdf as pdf_service
-from app.services.pdf import ORIENTATIONS, PdfStamp
 from app.web import versions
 from app.web.common import found_or_404, lang
 
@@ -61,7 +61,7 @@ def _link(game_id: int, share_token: str | None) -> str:
     return link
 
 
-# --- renders kept (app.pdf_cache) ---------------------------------------------------------
+# --- renders kept (app.printing.cache) ---------------------------------------------------------
 
 def pdf_cache() -> PdfCache | None:
     """This app's kept renders (``PDF_CACHE_DIR``, bounded by ``PDF_CACHE_MB``); None when
@@ -85,7 +85,7 @@ def pdf_key(stamp: PdfStamp, kind: str, language: str, *more: Any) -> str:
     """Everything a game's PDF depends on: what it is (``kind`` and ``more``: the row, the
     orientation), the game, its version and its record's digest, the day it started, the
     language and the club's time zone, the address its footer prints (a share link, this
-    site's host), and :func:`app.pdf_cache.layout_version` (templates, stylesheet,
+    site's host), and :func:`app.printing.cache.layout_version` (templates, stylesheet,
     catalogs, code)."""
     created = stamp.created_at
     parts = [kind, *map(str, more), str(stamp.game_id), str(stamp.version),
@@ -134,7 +134,7 @@ def sheet_pdf(stamp: PdfStamp | None) -> Response:
     language = lang()
 
     def render(game: Any) -> tuple[bytes, bool]:
-        doc = pdf_service.sheet_doc(game, language)
+        doc = pdf_docs.sheet_doc(game, language)
         if doc["error"]:
             raise doc["error"]           # the record's own error: the error page translates it
         return export_sheet_pdf(doc, orientation), True
@@ -147,12 +147,12 @@ def bulk_sheet_pdf(session: Any, game_id: int, language: str, orientation: str) 
     """A game's sheet in a bulk export (None: no such game): the single sheet PDF, kept and
     shared with its downloads. A record that no longer replays prints its header and error;
     that page is not kept (its single download is an error page)."""
-    stamp = pdf_service.pdf_stamp(session, game_id)
+    stamp = pdf_docs.pdf_stamp(session, game_id)
     if stamp is None:
         return None
 
     def render(game: Any) -> tuple[bytes, bool]:
-        doc = pdf_service.sheet_doc_or_error(game, language)
+        doc = pdf_docs.sheet_doc_or_error(game, language)
         return export_sheet_pdf(doc, orientation), not doc.get("error")
 
     return kept_pdf(session, stamp, render, "sheet", language, orientation)[0]
@@ -167,7 +167,7 @@ def hand_pdf(stamp: PdfStamp | None, row: int) -> Response:
     language = lang()
 
     def render(game: Any) -> tuple[bytes, bool]:
-        doc = pdf_service.hand_doc(game, row, language)
+        doc = pdf_docs.hand_doc(game, row, language)
         if doc is None:
             abort(404)
         return export_hand_pdf(doc), True
@@ -182,13 +182,13 @@ def blank_pdf(stamp: PdfStamp | None) -> Response:
     language = lang()
 
     def render(game: Any) -> tuple[bytes, bool]:
-        return export_blank_pdf(pdf_service.blank_doc(game, language)), True
+        return export_blank_pdf(pdf_docs.blank_doc(game, language)), True
 
     data, key = kept_pdf(get_session(), stamp, render, "blank", language)
     return pdf_response(data, f"kingsheet-{stamp.game_id}-blank.pdf", key)
 
 
-# --- rendering: a plain doc (app.services.pdf) through its template into PDF bytes ------
+# --- rendering: a plain doc (app.printing.docs) through its template into PDF bytes ------
 
 def _render(template: str, progress: Callable[[str, int], None] | None = None,
             **context: Any) -> bytes:

@@ -1,14 +1,16 @@
 """Bulk exports on every core: a job's games rendered by a pool of processes.
 
-A WeasyPrint render is pure CPU in one thread (and serialized by ``app.pdf``'s lock), so a
-runner rendering game by game uses one core. For a job of :data:`POOL_FROM` games or more,
-the runner starts a pool of one process per core (``EXPORT_PROCESSES``, default the cores
-this process may run on), each building its own app from the runner's configuration (no
-migration) and rendering games by id exactly as the runner would
-(:func:`app.web.printing.bulk_sheet_pdf`, the kept renders of ``app.pdf_cache`` included).
-The runner receives the PDFs in the games' order and joins them as before
-(``app.services.exports.render_job``): the job's rows, progress, limits and turns are the
-runner's, unchanged.
+A WeasyPrint render is pure CPU in one thread (and serialized by the lock of
+:mod:`app.printing.render`), so a runner rendering game by game uses one core. For a job of
+:data:`POOL_FROM` games or more, the runner starts a pool of one process per core
+(``EXPORT_PROCESSES``, default the cores this process may run on), each building its own
+app from the runner's configuration (no migration) with the factory the runner's app was
+given (its setting :data:`MAKE_APP`: this module never imports the factory, which imports
+the printing views) and rendering games by id exactly as the runner would
+(:func:`app.printing.responses.bulk_sheet_pdf`, the kept renders of
+:mod:`app.printing.cache` included). The runner receives the PDFs in the games' order and
+joins them as before (``app.printing.exports.render_job``): the job's rows, progress, limits
+and turns are the runner's, unchanged.
 
 Memory stays bounded: a process renders one game at a time and is replaced after
 :data:`TASKS_PER_PROCESS` games (what a long render leaves behind goes with it), and the
@@ -23,11 +25,14 @@ import gc
 import multiprocessing
 import os
 import pickle
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
+
+from app.db import get_db
+from app.printing.responses import bulk_sheet_pdf
 
 #: Jobs with fewer games render in the runner's own process (starting processes costs more).
 POOL_FROM = 8
@@ -37,6 +42,10 @@ TASKS_PER_PROCESS = 40
 #: open connections); "spawn" where there is none (bench/exports.py uses it to measure them:
 #: spawned processes are the runner's own children).
 START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+#: The setting holding how a render process builds its app from a configuration (the
+#: factory's ``build_app``, put there by :func:`app.printing.views.init_app`).
+MAKE_APP = "EXPORT_MAKE_APP"
 
 _worker: dict[str, Any] = {}
 
@@ -65,11 +74,10 @@ def worker_config(app: Flask) -> dict[str, Any]:
     return out
 
 
-def _start(config: dict[str, Any], language: str, orientation: str, base_url: str | None) -> None:
+def _start(make_app: Callable[[dict[str, Any]], Flask], config: dict[str, Any], language: str,
+           orientation: str, base_url: str | None) -> None:
     """A render process's start: its app, and the export's request (language, host)."""
-    from app import create_app
-
-    app = create_app(config)
+    app = make_app(config)
     context = app.test_request_context("/exports", base_url=base_url,
                                        headers={"Accept-Language": language})
     context.push()
@@ -86,9 +94,6 @@ def release_memory() -> None:
 
 
 def _render(game_id: int) -> bytes | None:
-    from app.db import get_db
-    from app.web.printing import bulk_sheet_pdf
-
     with get_db(_worker["app"]).sessionmaker() as session:
         data = bulk_sheet_pdf(session, game_id, _worker["language"], _worker["orientation"])
     release_memory()
@@ -106,6 +111,7 @@ def pool_renders(app: Flask, ids: list[int], language: str, orientation: str,
         return
     context = multiprocessing.get_context(START_METHOD)
     with context.Pool(count, initializer=_start,
-                      initargs=(worker_config(app), language, orientation, base_url),
+                      initargs=(app.config[MAKE_APP], worker_config(app), language, orientation,
+                                base_url),
                       maxtasksperchild=TASKS_PER_PROCESS) as pool:
         yield pool.imap(_render, ids, chunksize=1)

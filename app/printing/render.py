@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
 PDF_CSS = "css/pdf.css"
 
 _render_lock = threading.RLock()   # render_pdf holds it across render_document and writing

@@ -182,7 +182,7 @@ def test_red_suits_print_red_black_suits_black(profile: str, pdfs: dict[str, Any
 def pages_of_classes(html: str) -> dict[str, set[int]]:
     """Lay ``html`` out as render_pdf does; for each class name, the pages (from 0) that
     hold a box of an element with that class."""
-    from app.pdf import render_document
+    from app.printing.render import render_document
 
     document = render_document(html)
     found: dict[str, set[int]] = {}
@@ -204,9 +204,9 @@ def test_the_chart_and_the_signatures_are_never_split(es_app: Any, pdfs: dict[st
     from flask import render_template
 
     from app.db import get_session
+    from app.printing.docs import game_sheet_doc
     from app.rules import score_record
     from app.services.games import import_game
-    from app.services.pdf import game_sheet_doc
 
     record = copy.deepcopy(pdfs["rifki"]["record"])
     for i in range(0, 20, 2):
@@ -226,7 +226,7 @@ def test_the_chart_and_the_signatures_are_never_split(es_app: Any, pdfs: dict[st
 def test_qr_code_holds_the_game_link(es_app: Any, pdfs: dict[str, Any]) -> None:
     import segno
 
-    from app.web.pdf import game_link, pdf_qr
+    from app.printing.views import game_link, pdf_qr
 
     gid = pdfs["fiestas"]["id"]
     with es_app.test_request_context("/"):

@@ -38,7 +38,7 @@ from sqlalchemy.orm import Session
 
 from app.db import utcnow
 from app.models import ExportJob, ExportState
-from app.services.pdf_join import join_pdfs
+from app.printing.join import join_pdfs
 
 #: Jobs rendering at once on the whole site (the cap on the work).
 RUNNING_MAX = 8
@@ -258,7 +258,7 @@ def render_job(make_session: Callable[[], Session], job_id: str, root: Path,
 def _join(parts: list[Path], target: Path, title: str | None,
           bookmarks: list[tuple[str, int]] | None = None) -> int:
     """The parts as one PDF at ``target``, with one bookmark per ``(label, first page)``
-    and the title in its metadata, read one part at a time (app/services/pdf_join.py: the
+    and the title in its metadata, read one part at a time (app/printing/join.py: the
     memory it takes does not grow with the parts). Returns the number of pages."""
     return join_pdfs(parts, target, title=title, bookmarks=bookmarks or ())
 

@@ -1,5 +1,5 @@
 """Issue 28, item 2: a bulk export renders its games on every core (a pool of processes,
-app/web/export_pool.py) and the PDF is the one the serial export makes: the same pages in
+app/printing/pool.py) and the PDF is the one the serial export makes: the same pages in
 the same order, the same bookmarks."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def export(app: Any) -> PdfReader:
     """The app's bulk export of every game, run here (not by the runner's thread)."""
     from app.db import get_db
     from app.models import ExportJob
-    from app.web.pdf import ExportRunner
+    from app.printing.runner import ExportRunner
 
     client = app.test_client()
     r = client.post("/exports", data=POST)
@@ -43,17 +43,17 @@ def marks(reader: PdfReader) -> list[tuple[str, int]]:
 
 def test_the_parallel_export_makes_the_serial_ones_pages(app, make_game, database_url, monkeypatch):
     from app.db import get_db
-    from app.web import export_pool, printing
-    from app.web.pdf import ExportRunner
+    from app.printing import pool, responses
+    from app.printing.runner import ExportRunner
 
     monkeypatch.setattr(ExportRunner, "notify", lambda self: None)
 
-    monkeypatch.setattr(export_pool, "POOL_FROM", 2)
+    monkeypatch.setattr(pool, "POOL_FROM", 2)
     for profile in ("ru32", "fiestas", "subastas", "rifki", "ru32"):
         make_game(record=load_record(f"{profile}_complete.json"))
     rendered_here: list[str] = []
-    real = printing.render_pdf
-    monkeypatch.setattr(printing, "render_pdf",
+    real = responses.render_pdf
+    monkeypatch.setattr(responses, "render_pdf",
                         lambda html, *a, **k: rendered_here.append(html) or real(html, *a, **k))
     readers = {}
     for processes in (1, 2):       # nothing kept: each export renders every game
@@ -73,7 +73,7 @@ def test_the_parallel_export_makes_the_serial_ones_pages(app, make_game, databas
 def test_small_jobs_render_in_the_runner(app, games, expected, monkeypatch):
     """A pool costs process starts: a job of fewer than POOL_FROM games renders in the
     runner's own process."""
-    from app.web import export_pool
+    from app.printing import pool
 
     app.config["EXPORT_PROCESSES"] = 2
     started: list[int] = []
@@ -94,7 +94,7 @@ def test_small_jobs_render_in_the_runner(app, games, expected, monkeypatch):
     class FakeContext:
         Pool = FakePool
 
-    monkeypatch.setattr(export_pool.multiprocessing, "get_context", lambda method: FakeContext())
-    with export_pool.pool_renders(app, list(range(games)), "es", "auto", None) as rendered:
+    monkeypatch.setattr(pool.multiprocessing, "get_context", lambda method: FakeContext())
+    with pool.pool_renders(app, list(range(games)), "es", "auto", None) as rendered:
         assert (rendered is None) == (expected is None)
     assert started == ([] if expected is None else [expected])

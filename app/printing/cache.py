@@ -17,7 +17,7 @@ server that mounts it:
   time; a read refreshes it at most once per :data:`TOUCH_AFTER`) are removed until the rest
   fit. Two processes trimming at once at worst remove a file both chose (that is allowed).
 
-Standard library only: no Flask (the web layer owns the keys, :mod:`app.web.printing`).
+Standard library only: no Flask (the web layer owns the keys, :mod:`app.printing.responses`).
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: Bump to drop every kept render (a change of the file format or of what a key means).
 CACHE_FORMAT = 1
 #: The first line of a kept file: this, the PDF's SHA-256 (hex) and length, a newline.
@@ -153,7 +153,7 @@ def _unpack(blob: bytes) -> bytes | None:
 # --- the layout version ---------------------------------------------------------------
 
 #: What turns a game into pages, besides the code: read for every key (a stat each), hashed
-#: again when one changes (the PDF stylesheet is re-read by app.pdf when it changes).
+#: again when one changes (app.printing.render reads the PDF stylesheet again when it changes).
 LAYOUT_GLOBS = ("templates/pdf/*.html", "static/css/pdf.css",
                 "translations/*/LC_MESSAGES/messages.po")
 

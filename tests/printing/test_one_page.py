@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.pdf.test_pdf import PROFILES, client, games, pdf_app, read, text_of  # noqa: F401
+from tests.printing.test_pdf import PROFILES, client, games, pdf_app, read, text_of  # noqa: F401
 
 
 def words_of(data: bytes, tmp_path: Any) -> list[tuple[str, float]]:

@@ -1,5 +1,5 @@
 """Issue 28, item 1: a finished PDF is rendered once per content and kept on disk
-(app/pdf_cache.py): a repeat download renders nothing; another language, orientation,
+(app/printing/cache.py): a repeat download renders nothing; another language, orientation,
 record or footer address renders anew; the folder stays under its bound; a damaged or
 half-written file is never served; the bulk export shares the kept sheets."""
 from __future__ import annotations
@@ -18,17 +18,17 @@ from tests.web.helpers import sql_statements
 
 @pytest.fixture
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The HTML of every PDF rendered (app.web.printing's render_pdf, counted)."""
-    from app.web import printing
+    """The HTML of every PDF rendered (app.printing.responses's render_pdf, counted)."""
+    from app.printing import responses
 
     seen: list[str] = []
-    real = printing.render_pdf
+    real = responses.render_pdf
 
     def counting(html: str, *args: Any, **kwargs: Any) -> bytes:
         seen.append(html)
         return real(html, *args, **kwargs)
 
-    monkeypatch.setattr(printing, "render_pdf", counting)
+    monkeypatch.setattr(responses, "render_pdf", counting)
     return seen
 
 
@@ -151,7 +151,7 @@ def test_a_record_that_no_longer_replays_is_not_kept(app, client, make_game, ren
 def test_the_folder_stays_under_its_bound_oldest_out_first(tmp_path):
     import os
 
-    from app.pdf_cache import PdfCache
+    from app.printing.cache import PdfCache
 
     cache = PdfCache(tmp_path, max_bytes=10_000)
     blobs = {f"k{n}": b"%PDF-" + bytes([n]) * 3000 for n in range(8)}
@@ -170,7 +170,7 @@ def test_the_folder_stays_under_its_bound_oldest_out_first(tmp_path):
 def test_a_read_keeps_a_file_in_use_from_eviction(tmp_path):
     import os
 
-    from app.pdf_cache import TOUCH_AFTER, PdfCache
+    from app.printing.cache import TOUCH_AFTER, PdfCache
 
     cache = PdfCache(tmp_path, max_bytes=10_000)
     cache.put("old", b"o" * 3000)
@@ -186,7 +186,7 @@ def test_a_read_keeps_a_file_in_use_from_eviction(tmp_path):
 def test_writers_and_readers_sharing_the_folder_never_see_half_a_file(tmp_path):
     """Several processes (here threads, each its own PdfCache on one folder) writing and
     reading the same keys: a read is nothing or a whole PDF, never a part."""
-    from app.pdf_cache import PdfCache
+    from app.printing.cache import PdfCache
 
     blobs = {f"k{n}": bytes([65 + n]) * (200_000 + n) for n in range(4)}
     bad: list[Any] = []
@@ -213,7 +213,7 @@ def test_writers_and_readers_sharing_the_folder_never_see_half_a_file(tmp_path):
 
 
 def test_layout_version_follows_the_templates_and_stylesheet(monkeypatch, tmp_path):
-    from app import pdf_cache
+    from app.printing import cache as pdf_cache
 
     css = tmp_path / "pdf.css"
     css.write_text("a { color: red }")
@@ -227,7 +227,7 @@ def test_layout_version_follows_the_templates_and_stylesheet(monkeypatch, tmp_pa
 
 
 def test_a_bulk_export_shares_the_kept_sheets(app, client, make_game, renders):
-    from app.web.pdf import wait_for_job
+    from app.printing.runner import wait_for_job
 
     gids = [make_game(record=load_record(f"{p}_complete.json")) for p in ("ru32", "fiestas")]
     single = get_pdf(client, f"/games/{gids[0]}/sheet.pdf")

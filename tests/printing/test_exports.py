@@ -22,7 +22,7 @@ POST = {"date_from": "2000-01-01", "date_to": "2999-12-31", "player": "0", "orie
 @pytest.fixture
 def no_runner(monkeypatch: pytest.MonkeyPatch) -> None:
     """Jobs stay queued (nobody renders them) unless a test runs them."""
-    from app.web.pdf import ExportRunner
+    from app.printing.runner import ExportRunner
 
     monkeypatch.setattr(ExportRunner, "notify", lambda self: None)
 
@@ -46,8 +46,8 @@ def _games(make_game: Any, n: int) -> list[int]:
 
 
 def test_any_worker_answers_for_any_job(app, client, make_game, database_url, monkeypatch):
-    from app.services import exports
-    from app.web.pdf import wait_for_job
+    from app.printing import exports
+    from app.printing.runner import wait_for_job
 
     monkeypatch.setattr(exports, "CHUNK", 2)      # 3 games: two parts, joined
     from app.rules import fingerprint
@@ -108,7 +108,7 @@ def test_a_requester_with_a_running_job_is_told_to_wait(client, make_game, no_ru
 def test_an_anonymous_requester_is_this_browser(client, make_game, no_runner):
     """Without a signed-in user (should a deployment open the page) the browser's session
     names the requester."""
-    from app.web.pdf import _requester
+    from app.printing.views import _requester
 
     app = client.application
     with app.test_request_context("/exports"):
@@ -131,8 +131,8 @@ def test_eight_accounts_do_not_lock_out_a_ninth(app, make_game, no_runner):
     """Issue 23.8: eight accounts, each with a job rendering, fill the site's renders; a
     ninth account's job is still accepted, waits, and runs when a render is free."""
     from app.db import get_db, utcnow
-    from app.services import exports
-    from app.web.pdf import runner
+    from app.printing import exports
+    from app.printing.runner import runner
 
     assert exports.RUNNING_MAX == 8
     _games(make_game, 1)
@@ -156,7 +156,7 @@ def test_the_next_job_is_the_least_recently_served_requesters(app, make_game, no
     """Round-robin by requester: one never served goes first, then the one whose last job
     ended longest ago, whatever the order they asked in."""
     from app.db import get_db, utcnow
-    from app.services import exports
+    from app.printing import exports
 
     _games(make_game, 1)
     clients = {name: app.test_client(user=name, role="scorer") for name in ("ana", "bo", "cy")}
@@ -180,7 +180,7 @@ def test_the_waiting_list_is_bounded(app, make_game, no_runner, monkeypatch, lan
     """Truly full (every waiting place taken, by that many accounts) a request is refused in
     the page's language; rendering jobs do not take waiting places."""
     from app.db import get_db
-    from app.services import exports
+    from app.printing import exports
 
     monkeypatch.setattr(exports, "WAITING_MAX", 2)
     _games(make_game, 1)
@@ -197,7 +197,7 @@ def test_the_waiting_list_is_bounded(app, make_game, no_runner, monkeypatch, lan
 
 def test_a_job_is_claimed_by_one_worker_only(app, client, make_game, no_runner):
     from app.db import get_db
-    from app.services import exports
+    from app.printing import exports
 
     _games(make_game, 1)
     a = _job_id(client.post("/exports", data=POST))
@@ -218,7 +218,7 @@ def test_an_interrupted_job_is_reported_and_frees_its_requester(app, client, mak
 
     from app.db import get_db, utcnow
     from app.models import ExportJob
-    from app.services import exports
+    from app.printing import exports
 
     _games(make_game, 1)
     job_id = _job_id(client.post("/exports", data=POST))
@@ -241,8 +241,8 @@ def test_old_jobs_and_files_are_cleaned_up(app, client, make_game):
 
     from app.db import get_db, utcnow
     from app.models import ExportJob
-    from app.services import exports
-    from app.web.pdf import wait_for_job
+    from app.printing import exports
+    from app.printing.runner import wait_for_job
 
     _games(make_game, 1)
     job_id = _job_id(client.post("/exports", data=POST))

@@ -2,9 +2,10 @@
 
 Two steps, as indico's PDF export does: build a plain dict from the replayed record
 (``*_doc``: no ORM objects ever reach a template), then render ``templates/pdf/*.html``
-with ``static/css/pdf.css`` through :func:`app.pdf.render_pdf` (``export_*_pdf``: plain
-dicts in, bytes out). A bulk export is ONE HTML document and ONE render, whatever the
-number of games: WeasyPrint's fixed costs (fonts above all) are paid once.
+with ``static/css/pdf.css`` through :func:`app.printing.render.render_pdf`
+(``app.printing.responses.export_*_pdf``: plain dicts in, bytes out). A bulk export is ONE
+HTML document and ONE render, whatever the number of games: WeasyPrint's fixed costs
+(fonts above all) are paid once.
 
 The ``export_*`` functions render Jinja templates, so they need a Flask app (and, for
 the page's language, a request) context.
@@ -31,7 +32,7 @@ from app.services.results import day_start
 @dataclass(frozen=True)
 class PdfStamp:
     """What names a game's printed content, read without its record: enough to find a kept
-    render (``app.pdf_cache``) in one statement. ``record_digest`` and ``n_rows`` come
+    render (``app.printing.cache``) in one statement. ``record_digest`` and ``n_rows`` come
     from the stored results (written with the record, in its transaction); None when the
     game has none yet. ``share_token`` is its live share link (the PDF footer prints it)."""
 
