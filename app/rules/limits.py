@@ -120,8 +120,8 @@ def _child(fld: str, key: object) -> str:
     return f"{fld}.{key}" if fld else str(key)
 
 
-# C901: the walk every record takes, kept in one loop (no call per value) for speed.
-def _plainly_fine(data: object) -> bool:  # noqa: C901
+# The walk every record takes: one call per container, none per value, for speed.
+def _plainly_fine(data: object) -> bool:
     """True when the JSON value holds nothing :func:`check_value` refuses, found without
     building a field path per value (the walk every record takes); False when something may
     be wrong or unusual (then the careful walk names it)."""
@@ -137,19 +137,32 @@ def _plainly_fine(data: object) -> bool:  # noqa: C901
             if not _plain_keys(value):
                 return False
             value = value.values()
-        for item in value:
-            kind = type(item)
-            if kind is str:
-                if (len(item) > TEXT_MAX or not (item.isascii() and item.isprintable())) \
-                        and not _plain_text(item):
-                    return False
-            elif kind is int:
-                if not -INT_MAX <= item <= INT_MAX:
-                    return False
-            elif kind is dict or kind is list:
-                push((item, depth + 1))
-            elif item is not None and kind is not bool:
-                return False
+        if not _plain_items(value, depth, push):
+            return False
+    return True
+
+
+_CONTAINERS = (dict, list)
+_PLAIN_ATOMS = (bool, type(None))
+
+
+def _plain_items(items: Any, depth: int, push: Any) -> bool:
+    """True when every text, number and atom among the values of one container (at
+    ``depth``) is plainly fine; the containers among them are pushed to be walked."""
+    for item in items:
+        kind = type(item)
+        if kind is str:
+            fine = (len(item) <= TEXT_MAX and item.isascii() and item.isprintable()
+                    or _plain_text(item))
+        elif kind is int:
+            fine = -INT_MAX <= item <= INT_MAX
+        elif kind in _CONTAINERS:
+            push((item, depth + 1))
+            continue
+        else:                       # null and booleans; anything else is looked at closely
+            fine = kind in _PLAIN_ATOMS
+        if not fine:
+            return False
     return True
 
 
