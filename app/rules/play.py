@@ -122,11 +122,11 @@ class PlayOutcome:
 
 def turn_order(leader: int) -> tuple[int, int, int, int]:
     """The seats of a trick in the order they play, from its leader (play goes to the left:
-    seat + 1; :func:`play_out` unrolls the same order in its loop)."""
+    seat + 1; :func:`_read_tricks` unrolls the same order in its loop)."""
     return (leader, (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3)
 
-# The loop over every trick of every hand is the engine's hot path: the four plays are
-# unrolled (the judging and the winner); what runs once per hand is split out.
+# The loop over every trick of every hand (_read_tricks) is the engine's hot path: the four
+# plays are unrolled there and in the judging of a trick (_judge_dealt), one call per trick.
 def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int,
              tricks: list[list[int]], deal: list[int] | None, fld: str,
              names: list[str] | None = None, current: list[int] | None = None) -> PlayOutcome:
