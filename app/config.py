@@ -82,16 +82,9 @@ def load_config(config: Any, instance_path: str, test_config: dict[str, Any] | N
     """Fill a Flask config object: defaults < instance/config.py < environment < test_config."""
     config.update(DEFAULTS)
     config.from_pyfile("config.py", silent=True)
-    for key in ENV_KEYS:
-        if os.environ.get(key):
-            config[key] = os.environ[key]
-    for key in ENV_FLAGS:
-        if os.environ.get(key):
-            config[key] = os.environ[key].strip().lower() in ("1", "true", "yes", "on")
+    _from_environment(config)
     if test_config:
-        config.update(test_config)
-        if "SQLALCHEMY_DATABASE_URI" in test_config and "DATABASE_URL" not in test_config:
-            config["DATABASE_URL"] = test_config["SQLALCHEMY_DATABASE_URI"]
+        _from_test_config(config, test_config)
     if not config.get("DATABASE_URL"):
         config["DATABASE_URL"] = "sqlite:///" + str(Path(instance_path) / "kingsheet.sqlite")
     config["DATABASE_URL"] = normalize_database_url(config["DATABASE_URL"])
@@ -101,6 +94,23 @@ def load_config(config: Any, instance_path: str, test_config: dict[str, Any] | N
             config[flag] = bool(config.get("TESTING"))
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = _instance_secret(Path(instance_path))
+
+
+def _from_environment(config: Any) -> None:
+    """The settings the environment sets (an empty variable sets nothing)."""
+    for key in ENV_KEYS:
+        if os.environ.get(key):
+            config[key] = os.environ[key]
+    for key in ENV_FLAGS:
+        if os.environ.get(key):
+            config[key] = os.environ[key].strip().lower() in ("1", "true", "yes", "on")
+
+
+def _from_test_config(config: Any, test_config: dict[str, Any]) -> None:
+    """A test's settings over all others (its SQLALCHEMY_DATABASE_URI as the DATABASE_URL)."""
+    config.update(test_config)
+    if "SQLALCHEMY_DATABASE_URI" in test_config and "DATABASE_URL" not in test_config:
+        config["DATABASE_URL"] = test_config["SQLALCHEMY_DATABASE_URI"]
 
 
 def _instance_secret(instance: Path) -> str:

@@ -411,12 +411,18 @@ def _first_message(messages: Any, path: str = "") -> tuple[str | None, str]:
         for key, value in messages.items():
             if key in ("json", "query", "headers"):
                 return _first_message(value, path)
-            sub = f"{path}.{key}" if path and not str(key).isdigit() else (
-                f"{path}[{key}]" if path else str(key))
-            return _first_message(value, sub)
+            return _first_message(value, _sub_path(path, key))
     if isinstance(messages, list) and messages:
         return (path or None), str(messages[0])
     return (path or None), "The request has the wrong shape."
+
+
+def _sub_path(path: str, key: Any) -> str:
+    """The path of ``key`` below ``path``: ``path.key``, ``path[key]`` for an index, the key
+    alone at the top."""
+    if not path:
+        return str(key)
+    return f"{path}[{key}]" if str(key).isdigit() else f"{path}.{key}"
 
 
 @bp.before_request

@@ -119,16 +119,39 @@ def _read_hand(result: GameResult, hand: object) -> tuple[HandResult, int]:
 def build_position(result: GameResult, h: HandResult, t: int, s: int) -> Position:
     """The state just before seat ``s`` plays in trick ``t`` of hand ``h`` (ANALYSIS.md §1)."""
     profile, contract = result.profile, h.contract
+    table = _table(result, h, s)
+    before, captured, tricks_won, last_two = _tricks_before(h, t, profile.n_tricks)
+    leader = h.trick_leaders[t]
+    pos = (s - leader) & 3
+    current = list(h.trick_cards[t][:pos])
+    hands = _hands_now(table.deal, before, leader, current)
+    counts = card_counts(contract, captured)
+    counts.update(tricks=tricks_won, last_two=last_two)
+    paid, payment = _paid(table, h, tricks_won)
+    state = State(hands, before, current, t, leader, paid)
+    return Position(table, state, h.trick_cards[t][pos],
+                    hand_points(contract, counts)[s] + payment, profile.n_tricks - t)
+
+
+def _table(result: GameResult, h: HandResult, s: int) -> Table:
+    """The constants of the hand's search, seen by seat ``s``."""
+    profile, contract = result.profile, h.contract
     trump = SUITS.index(h.trump) if h.trump else -1
     rules = play_rules(profile, result.options, contract)
     deal = tuple(sum(CARD_BITS[c] for c in cards) for cards in h.deal_order or ())
     values = tuple(sum(v for e, m in contract.card_elements if BIT[c] & m
                        for v in (contract.values[e],)) for c in range(52))
     settle = _settlement(result, h)
-    table = Table(deal, profile.deck, rules, referee_for(rules, trump), trump, profile.n_tricks, s, values,
-                  card_classes(values), contract.values.get("tricks", 0),
-                  contract.values.get("last_two", 0), contract.ends_early, contract.scoring_mask,
-                  *settle)
+    return Table(deal, profile.deck, rules, referee_for(rules, trump), trump, profile.n_tricks, s, values,
+                 card_classes(values), contract.values.get("tricks", 0),
+                 contract.values.get("last_two", 0), contract.ends_early, contract.scoring_mask,
+                 *settle)
+
+
+def _tricks_before(h: HandResult, t: int, n_tricks: int
+                   ) -> tuple[int, list[int], list[int], list[int]]:
+    """The cards of the tricks before trick ``t``, and per seat the cards captured, the
+    tricks won and the last two tricks won in them."""
     before, captured, tricks_won = 0, [0, 0, 0, 0], [0, 0, 0, 0]
     last_two = [0, 0, 0, 0]
     for k in range(t):
@@ -137,19 +160,16 @@ def build_position(result: GameResult, h: HandResult, t: int, s: int) -> Positio
         before |= mask
         captured[winner] |= mask
         tricks_won[winner] += 1
-        last_two[winner] += k >= profile.n_tricks - 2
-    leader = h.trick_leaders[t]
-    pos = (s - leader) & 3
-    current = list(h.trick_cards[t][:pos])
+        last_two[winner] += k >= n_tricks - 2
+    return before, captured, tricks_won, last_two
+
+
+def _hands_now(deal: tuple[int, ...], before: int, leader: int, current: list[int]) -> list[int]:
+    """Each seat's cards: its deal less the tricks before and its card in the current trick."""
     hands = [deal[seat] & ~before for seat in range(4)]
     for k, card in enumerate(current):
         hands[(leader + k) & 3] &= ~BIT[card]
-    counts = card_counts(contract, captured)
-    counts.update(tricks=tricks_won, last_two=last_two)
-    paid, payment = _paid(table, h, tricks_won)
-    state = State(hands, before, current, t, leader, paid)
-    return Position(table, state, h.trick_cards[t][pos],
-                    hand_points(contract, counts)[s] + payment, profile.n_tricks - t)
+    return hands
 
 
 def _settlement(result: GameResult, h: HandResult) -> tuple[int, int, int, int]:

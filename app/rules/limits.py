@@ -120,37 +120,65 @@ def _child(fld: str, key: object) -> str:
     return f"{fld}.{key}" if fld else str(key)
 
 
-# C901: the walk every record takes, kept in one loop (no call per value) for speed.
-def _plainly_fine(data: object) -> bool:  # noqa: C901
+# The walk every record takes, a level of nesting at a time: two calls per level, none per
+# container or value, for speed.
+def _plainly_fine(data: object) -> bool:
     """True when the JSON value holds nothing :func:`check_value` refuses, found without
     building a field path per value (the walk every record takes); False when something may
     be wrong or unusual (then the careful walk names it)."""
     if type(data) is not dict and type(data) is not list:
         return False
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        value, depth = pop()
+    level: list[Any] | None = [data]
+    depth = 1
+    while level:
         if depth > DEPTH_MAX:
             return False
-        if type(value) is dict:
-            if not _plain_keys(value):
-                return False
-            value = value.values()
-        for item in value:
+        values = _values_of(level)
+        if values is None:
+            return False
+        level = _plain_level(values)
+        depth += 1
+    return level is not None
+
+
+def _values_of(level: list[Any]) -> list[Any] | None:
+    """The values of each container of a level (a dict's, a list itself); None when some
+    dict has a key that is not plainly fine."""
+    values = []
+    for container in level:
+        if type(container) is dict:
+            if not _plain_keys(container):
+                return None
+            container = container.values()
+        values.append(container)
+    return values
+
+
+_CONTAINERS = (dict, list)
+_PLAIN_ATOMS = (bool, type(None))
+
+
+def _plain_level(values: list[Any]) -> list[Any] | None:
+    """The containers one level down; None when some text, number or atom among the
+    ``values`` (of the containers of a level) is not plainly fine."""
+    below: list[Any] = []
+    push = below.append
+    for items in values:
+        for item in items:
             kind = type(item)
             if kind is str:
-                if (len(item) > TEXT_MAX or not (item.isascii() and item.isprintable())) \
-                        and not _plain_text(item):
-                    return False
+                fine = (len(item) <= TEXT_MAX and item.isascii() and item.isprintable()
+                        or _plain_text(item))
             elif kind is int:
-                if not -INT_MAX <= item <= INT_MAX:
-                    return False
-            elif kind is dict or kind is list:
-                push((item, depth + 1))
-            elif item is not None and kind is not bool:
-                return False
-    return True
+                fine = -INT_MAX <= item <= INT_MAX
+            elif kind in _CONTAINERS:
+                push(item)
+                continue
+            else:                   # null and booleans; anything else is looked at closely
+                fine = kind in _PLAIN_ATOMS
+            if not fine:
+                return None
+    return below
 
 
 def _plain_keys(value: dict[Any, Any]) -> bool:

@@ -122,12 +122,12 @@ class PlayOutcome:
 
 def turn_order(leader: int) -> tuple[int, int, int, int]:
     """The seats of a trick in the order they play, from its leader (play goes to the left:
-    seat + 1; :func:`play_out` unrolls the same order in its loop)."""
+    seat + 1; :func:`_read_tricks` unrolls the same order in its loop)."""
     return (leader, (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3)
 
-# C901: one loop over every trick of every hand, unrolled over the four plays (the judging
-# and the winner) because it is the engine's hot path; what runs once per hand is split out.
-def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int,  # noqa: C901
+# The loop over every trick of every hand (_read_tricks) is the engine's hot path: the four
+# plays are unrolled there and in the judging of a trick (_judge_dealt), one call per trick.
+def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int,
              tricks: list[list[int]], deal: list[int] | None, fld: str,
              names: list[str] | None = None, current: list[int] | None = None) -> PlayOutcome:
     """Plays a hand from its tricks: winners, captures, early end, every violation.
@@ -142,32 +142,47 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
     the last-two count holds the final tricks won so far.
     """
     n_tricks = profile.n_tricks
-    early = contract.ends_early
+    if len(tricks) > n_tricks:
+        _too_many_tricks(tricks, contract, n_tricks, fld)
     winners: list[int] = []
     leaders: list[int] = []
     captured = [0, 0, 0, 0]
     seen = [0, 0, 0, 0]              # cards each seat played
     found: list[tuple[int, int, int, str, int]] = []
-    rules, trump = referee.rules, referee.trump
+    played, seat, over = _read_tricks(referee, contract, leader, tricks, deal, fld, names,
+                                      winners, leaders, captured, seen, found)
+    if played.bit_count() != 4 * len(tricks):
+        _first_card_problem(tricks, leaders, deal, fld, names)
+    if current:
+        leaders.append(seat)
+        _judge_current(referee, len(tricks), current, seat, deal, played, seen, found)
+        tricks = [*tricks, current]
+    elif len(tricks) < n_tricks and not over and current is None:
+        _unfinished(len(tricks), n_tricks, contract.ends_early, fld)
+    if deal is None:                    # without the deal: what later plays prove
+        _judge_seen(referee, tricks, leaders, seen, found)
+    return _outcome(winners, leaders, captured, n_tricks, over, found, tricks, names)
+
+
+def _read_tricks(referee: Referee, contract: Contract, leader: int, tricks: list[list[int]],
+                 deal: list[int] | None, fld: str, names: list[str] | None, winners: list[int],
+                 leaders: list[int], captured: list[int], seen: list[int],
+                 found: list[tuple[int, int, int, str, int]]) -> tuple[int, int, bool]:
+    """The loop of :func:`play_out`: appends each trick's leader and winner, adds its cards
+    to the winner's ``captured`` and, without the deal, to what each seat is ``seen`` to
+    play; with the deal, judges each play into ``found``. Returns the cards played, the
+    seat to lead next and whether the hand ended early after the last trick read."""
+    trump = referee.trump
     holding = deal
-    lead_mask = referee.lead_mask
     played = 0
     over = False
     seat = leader
-    if len(tricks) > n_tricks:
-        _too_many_tricks(tricks, contract, n_tricks, fld)
     # module tables as locals: this loop runs for every trick of every hand
-    bit_of, suit_of, judge, winning = BIT, SUIT_OF, judge_play, _winner
+    bit_of, suit_of, winning, judge_dealt = BIT, SUIT_OF, _winner, _judge_dealt
     ends_after = contract.ends_after
-    # per led suit: the cards a follower / a void player must hold for a rule to concern him
-    follow_by_suit = referee.follow_by_suit
-    void_by_suit = referee.void_by_suit
     for index, trick in enumerate(tricks):
         if over:
-            if played.bit_count() != 4 * index:      # a card played twice comes first
-                _first_card_problem(tricks, leaders, deal, fld, names)
-            raise InputError.of(f"{fld}[{index}]", "hand-over", "trick %(n)s comes after the end of "
-                                "the hand (the hand ended early)", n=index + 1)
+            _after_the_end(tricks, index, played, leaders, deal, fld, names)
         leaders.append(seat)
         card0, card1, card2, card3 = trick
         seat1, seat2, seat3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
@@ -181,32 +196,8 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
             if not (holding[seat] & bit0 and holding[seat1] & bit1 and holding[seat2] & bit2
                     and holding[seat3] & bit3):
                 _first_card_problem(tricks[:index + 1], leaders, deal, fld, names)
-            # Only plays that some rule of this contract could concern are judged: a lead
-            # of a card the lead rules name, a follower holding cards the follow rules name,
-            # a void follower holding cards the void rules name (or revoking).
-            unplayed = ~played
-            follow_held = follow_by_suit[suit0] & unplayed
-            void_held = void_by_suit[suit0] & unplayed
-            if bit0 & lead_mask:
-                held = holding[seat] & unplayed
-                broken_rule = judge(rules, trump, index + 1, [], card0, held, played)
-                if broken_rule is not None:
-                    found.append((index, seat, card0, broken_rule[0], broken_rule[1] & held))
-            if holding[seat1] & (follow_held if suit1 == suit0 else void_held):
-                held = holding[seat1] & unplayed
-                broken_rule = judge(rules, trump, index + 1, [card0], card1, held, played)
-                if broken_rule is not None:
-                    found.append((index, seat1, card1, broken_rule[0], broken_rule[1] & held))
-            if holding[seat2] & (follow_held if suit2 == suit0 else void_held):
-                held = holding[seat2] & unplayed
-                broken_rule = judge(rules, trump, index + 1, [card0, card1], card2, held, played)
-                if broken_rule is not None:
-                    found.append((index, seat2, card2, broken_rule[0], broken_rule[1] & held))
-            if holding[seat3] & (follow_held if suit3 == suit0 else void_held):
-                held = holding[seat3] & unplayed
-                broken_rule = judge(rules, trump, index + 1, [card0, card1, card2], card3, held, played)
-                if broken_rule is not None:
-                    found.append((index, seat3, card3, broken_rule[0], broken_rule[1] & held))
+            judge_dealt(referee, index, holding, played, found, seat, card0, card1, card2, card3,
+                        suit0, suit1, suit2, suit3)
         else:
             seen[seat] |= bit0
             seen[seat1] |= bit1
@@ -216,26 +207,72 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
         seat = (seat + winning(card0, card1, card2, card3, suit0, suit1, suit2, suit3, trump)) & 3
         winners.append(seat)
         captured[seat] |= mask
-        if ends_after(played):
-            over = True
-    if played.bit_count() != 4 * len(tricks):
+        # once true, a further trick is an error (_after_the_end)
+        over = ends_after(played)
+    return played, seat, over
+
+
+def _judge_dealt(referee: Referee, index: int, holding: list[int], played: int,
+                 found: list[tuple[int, int, int, str, int]], seat: int, card0: int, card1: int,
+                 card2: int, card3: int, suit0: int, suit1: int, suit2: int, suit3: int) -> None:
+    """Judges the trick ``index`` with the deal (``played``: the cards of the tricks before).
+
+    Only plays that some rule of this contract could concern are judged: a lead of a card
+    the lead rules name, a follower holding cards the follow rules name, a void follower
+    holding cards the void rules name (or revoking)."""
+    unplayed = ~played
+    follow_held = referee.follow_by_suit[suit0] & unplayed
+    void_held = referee.void_by_suit[suit0] & unplayed
+    if BIT[card0] & referee.lead_mask:
+        _judge_into(found, referee, index, [], card0, seat, holding[seat] & unplayed, played)
+    seat1, seat2, seat3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
+    if holding[seat1] & (follow_held if suit1 == suit0 else void_held):
+        _judge_into(found, referee, index, [card0], card1, seat1, holding[seat1] & unplayed,
+                    played)
+    if holding[seat2] & (follow_held if suit2 == suit0 else void_held):
+        _judge_into(found, referee, index, [card0, card1], card2, seat2,
+                    holding[seat2] & unplayed, played)
+    if holding[seat3] & (follow_held if suit3 == suit0 else void_held):
+        _judge_into(found, referee, index, [card0, card1, card2], card3, seat3,
+                    holding[seat3] & unplayed, played)
+
+
+def _judge_into(found: list[tuple[int, int, int, str, int]], referee: Referee, index: int,
+                before: list[int], card: int, seat: int, held: int, played: int) -> None:
+    """Judges one play (``before``: the cards of the trick ahead of it); a broken rule joins
+    ``found`` with the held cards that prove it."""
+    broken_rule = judge_play(referee.rules, referee.trump, index + 1, before, card, held, played)
+    if broken_rule is not None:
+        found.append((index, seat, card, broken_rule[0], broken_rule[1] & held))
+
+
+def _after_the_end(tricks: list[list[int]], index: int, played: int, leaders: list[int],
+                   deal: list[int] | None, fld: str, names: list[str] | None) -> NoReturn:
+    """Trick ``index`` comes after the hand ended early (a card played twice is said first)."""
+    if played.bit_count() != 4 * index:
         _first_card_problem(tricks, leaders, deal, fld, names)
+    raise InputError.of(f"{fld}[{index}]", "hand-over", "trick %(n)s comes after the end of "
+                        "the hand (the hand ended early)", n=index + 1)
+
+
+def _judge_seen(referee: Referee, tricks: list[list[int]], leaders: list[int], seen: list[int],
+                found: list[tuple[int, int, int, str, int]]) -> None:
+    """Without the deal: each trick judged on what the later plays prove each seat held."""
+    before = 0
+    for index, trick in enumerate(tricks):
+        referee.trick(index, trick, leaders[index], seen, before, found)
+        for card in trick:
+            before |= BIT[card]
+
+
+def _outcome(winners: list[int], leaders: list[int], captured: list[int], n_tricks: int,
+             over: bool, found: list[tuple[int, int, int, str, int]], tricks: list[list[int]],
+             names: list[str] | None) -> PlayOutcome:
+    """The outcome of the tricks played: tricks won and the last two tricks per seat."""
     tricks_won = [winners.count(0), winners.count(1), winners.count(2), winners.count(3)]
     last_two = [0, 0, 0, 0]
     for winner in winners[n_tricks - 2:]:    # the last two tricks (those played so far)
         last_two[winner] += 1
-    if current:
-        leaders.append(seat)
-        _judge_current(referee, len(tricks), current, seat, holding, played, seen, found)
-        tricks = [*tricks, current]
-    elif len(tricks) < n_tricks and not over and current is None:
-        _unfinished(len(tricks), n_tricks, early, fld)
-    if holding is None:                 # without the deal: what later plays prove
-        before = 0
-        for index, trick in enumerate(tricks):
-            referee.trick(index, trick, leaders[index], seen, before, found)
-            for card in trick:
-                before |= BIT[card]
     outcome = PlayOutcome(winners, leaders, captured, tricks_won, last_two,
                           over and len(winners) < n_tricks)
     if found:
@@ -273,11 +310,8 @@ def _judge_current(referee: Referee, index: int, current: list[int], seat: int,
         if holding is None:
             seen[who] |= BIT[card]
             continue
-        held = holding[who] & ~played
-        broken_rule = judge_play(referee.rules, referee.trump, index + 1, current[:pos], card,
-                                 held, played)
-        if broken_rule is not None:
-            found.append((index, who, card, broken_rule[0], broken_rule[1] & held))
+        _judge_into(found, referee, index, current[:pos], card, who, holding[who] & ~played,
+                    played)
 
 
 def _violations(found: list[tuple[int, int, int, str, int]], tricks: list[list[int]],
@@ -316,10 +350,9 @@ class Referee:
     def __init__(self, rules: PlayRules, trump: int) -> None:
         self.rules = rules
         self.trump = trump
-        self.lead_rules = rules.hearts_lead or rules.kh_lead or rules.trump_lead
+        self.lead_rules = _lead_rules(rules)
         # a follower holding none of these cards of the led suit breaks no follow rule
-        self.follow_mask = -1 if rules.must_overtake else (
-            rules.penalty_mask if rules.penalty_drop else 0)
+        self.follow_mask = _follow_mask(rules)
         self.fiesta_trump = rules.trump_mode == TRUMP_FIESTA
         self.void_rules = _void_rules(rules)
         # The cards whose lead some rule concerns, and the cards that, held by a player
@@ -327,9 +360,7 @@ class Referee:
         trumps = SUIT_MASK[trump] if trump >= 0 else 0
         self.lead_mask = _lead_mask(rules, trumps)
         self.void_mask = _void_mask(rules, trumps)
-        self.follow_by_suit = tuple(
-            SUIT_MASK[s] & (-1 if self.fiesta_trump and s == trump else self.follow_mask)
-            for s in range(4))
+        self.follow_by_suit = _follow_by_suit(self.follow_mask, self.fiesta_trump, trump)
         self.void_by_suit = tuple(SUIT_MASK[s] | self.void_mask for s in range(4))
 
     def trick(self, index: int, trick: list[int], lead: int, cards: list[int], before: int,
@@ -362,6 +393,25 @@ class Referee:
                 broken_rule = judge_play(rules, trump, index + 1, trick[:pos], card, held, before)
             if broken_rule is not None:
                 found.append((index, seat, card, broken_rule[0], broken_rule[1] & held))
+
+
+def _lead_rules(rules: PlayRules) -> bool:
+    """Some rule of ``rules`` concerns the lead of a trick."""
+    return rules.hearts_lead or rules.kh_lead or rules.trump_lead
+
+
+def _follow_mask(rules: PlayRules) -> int:
+    """The cards of the led suit that, held by a follower, bring a follow rule into play."""
+    if rules.must_overtake:
+        return -1
+    return rules.penalty_mask if rules.penalty_drop else 0
+
+
+def _follow_by_suit(follow_mask: int, fiesta_trump: bool, trump: int) -> tuple[int, ...]:
+    """Per led suit: the cards a follower must hold for a follow rule to concern him (every
+    card of the trump suit in a fiesta, where trumps must head a trump lead)."""
+    return tuple(SUIT_MASK[s] & (-1 if fiesta_trump and s == trump else follow_mask)
+                 for s in range(4))
 
 
 def _void_rules(rules: PlayRules) -> bool:

@@ -239,17 +239,24 @@ def _searched(present: list[int], must: list[int], tied: list[int], rest: int,
               tables: _Tables, rng: random.Random) -> tuple[list[int], list[tuple[int, ...]]]:
     best: tuple[Cost, list[int], list[list[int]]] | None = None
     for _ in range(RESTARTS if len(present) <= SMALL else 1):
-        out = must + rng.sample(tied, rest)
-        seated = [p for p in present if p not in out]
-        rng.shuffle(seated)
-        groups = _chunks(seated)
-        free = [p for p in tied if p not in must]
-        out, groups = _improve(out, groups, free, tables)
-        cost = tables.cost(groups)
-        if best is None or cost < best[0]:
-            best = (cost, out, groups)
+        tried = _one_try(present, must, tied, rest, tables, rng)
+        if best is None or tried[0] < best[0]:
+            best = tried
     assert best is not None
     return best[1], [tuple(g) for g in best[2]]
+
+
+def _one_try(present: list[int], must: list[int], tied: list[int], rest: int, tables: _Tables,
+             rng: random.Random) -> tuple[Cost, list[int], list[list[int]]]:
+    """A draw from a random start (those sitting out drawn by lot among the tied), improved
+    to a local minimum: its cost, who sits out and the tables."""
+    out = must + rng.sample(tied, rest)
+    seated = [p for p in present if p not in out]
+    rng.shuffle(seated)
+    groups = _chunks(seated)
+    free = [p for p in tied if p not in must]
+    out, groups = _improve(out, groups, free, tables)
+    return tables.cost(groups), out, groups
 
 
 def _improve(out: list[int], groups: list[list[int]], free: list[int],

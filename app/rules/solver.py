@@ -43,6 +43,34 @@ INF = 1 << 40
 CLOCK_MASK = 4095
 
 
+def _valued_cards(table: Table) -> int:
+    """The cards whose capture scores for the seat; every card when tricks score (or pay)."""
+    if table.trick_value or table.last_value or table.per_trick:
+        return table.deck
+    return sum(BIT[c] for c in range(52) if table.card_values[c]) & table.deck
+
+
+def _key_classes(table: Table) -> tuple[int, ...]:
+    """Per card, its class in the transposition key: its worth, whether it is the K♥, a
+    penalty card, a scoring card (numbered in the order first met)."""
+    classes: dict[tuple[int, bool, bool, bool], int] = {}
+    return tuple(classes.setdefault(
+        (table.card_values[c], c == KH, bool(table.rules.penalty_mask & BIT[c]),
+         bool(table.scoring_mask & BIT[c])), len(classes)) for c in range(52))
+
+
+def _bounds_learnt(lo: int, hi: int, a: int, b: int, value: int, best: int
+                   ) -> tuple[int, int, int]:
+    """The transposition entry after a search of the window [a, b] within the bounds
+    [lo, hi] gave ``value``: an upper bound when it failed low, a lower bound when it failed
+    high, else exact; with the best card's place."""
+    if value <= a:
+        return (lo, value, best)
+    if value >= b:
+        return (value, hi, best)
+    return (value, value, best)
+
+
 class OutOfTime(Exception):
     """The search's deadline passed (its partial work is dropped)."""
 
@@ -62,13 +90,14 @@ class Search:
         self.cut = False
         self._best = -1
         self.history = [[0] * 52 for _ in range(4)]
+        #: per seat: whether it maximises, and the value its choice starts from (the worst)
+        self._maximises = tuple(possible or seat == table.seat for seat in range(4))
+        self._worst = tuple(-INF if maximise else INF for maximise in self._maximises)
+        #: who chooses the card of each position in the trick (the last card: :meth:`_last`)
+        self._plays = (self._turn, self._turn, self._turn, self._last)
         #: the cards whose capture scores; every card when tricks score (or pay)
-        self._valued = table.deck if (table.trick_value or table.last_value or table.per_trick) \
-            else sum(BIT[c] for c in range(52) if table.card_values[c]) & table.deck
-        classes: dict[tuple[int, bool, bool, bool], int] = {}
-        self._cls = tuple(classes.setdefault(
-            (table.card_values[c], c == KH, bool(table.rules.penalty_mask & BIT[c]),
-             bool(table.scoring_mask & BIT[c])), len(classes)) for c in range(52))
+        self._valued = _valued_cards(table)
+        self._cls = _key_classes(table)
         self._suit_codes: dict[tuple[int, int, int, int], int] = {}
         self._patterns: dict[tuple[int, ...], int] = {}
         #: the hands' part of the key, by the hands themselves (searched again and again)
@@ -119,13 +148,7 @@ class Search:
             first = card_at(state.hands, first)
         a, b = max(alpha, lo), min(beta, hi)
         value = self._turn(state, a, b, first)
-        best = place_of(state.hands, self._best)
-        if value <= a:
-            self.tt[key] = (lo, value, best)
-        elif value >= b:
-            self.tt[key] = (value, hi, best)
-        else:
-            self.tt[key] = (value, value, best)
+        self.tt[key] = _bounds_learnt(lo, hi, a, b, value, place_of(state.hands, self._best))
         return value
 
     def _settled(self, state: State) -> bool:
@@ -178,16 +201,15 @@ class Search:
         return self._patterns.setdefault(tuple(pattern), len(self._patterns))
 
     def _turn(self, state: State, alpha: int, beta: int, first: int = -1) -> int:
-        """The seat to play chooses among its (representative) legal cards."""
+        """The seat to play chooses among its (representative) legal cards (one of the
+        trick's first three cards; the last is :meth:`_last`'s)."""
         pos = len(state.trick)
         seat = (state.leader + pos) & 3
-        maximise = self.possible or seat == self.table.seat
-        if pos == 3:
-            return self._last(state, seat, maximise, alpha, beta)
+        maximise = self._maximises[seat]
         cards = self.order(state, seat, first)
-        best = -INF if maximise else INF
+        best = self._worst[seat]
         best_card = cards[0]
-        hands, trick, turn = state.hands, state.trick, self._turn
+        hands, trick, turn = state.hands, state.trick, self._plays[pos + 1]
         for card in cards:
             # the card played (as _child, inlined: this is the search's busiest loop)
             self.nodes += 1
@@ -215,16 +237,18 @@ class Search:
         self._best = best_card
         return best
 
-    def _last(self, state: State, seat: int, maximise: bool, alpha: int, beta: int) -> int:
+    def _last(self, state: State, alpha: int, beta: int) -> int:
         """The trick's last card: what each choice makes of the trick is known before it is
         played (the choices are tried best first); then the next trick from its winner."""
+        seat = (state.leader + 3) & 3
+        maximise = self._maximises[seat]
         table, hands = self.table, state.hands
         choices = self._last_choices(state, seat, maximise)
         played, leader, paid, trick = state.played, state.leader, state.paid, state.trick
         before = played | BIT[trick[0]] | BIT[trick[1]] | BIT[trick[2]]
         state.trick = []
         state.k += 1
-        best = -INF if maximise else INF
+        best = self._worst[seat]
         best_card = choices[0][2]
         for _, winner, card, gain in choices:
             self.nodes += 1
@@ -290,7 +314,7 @@ class Search:
         state.hands[seat] ^= bit
         trick.append(card)
         value = (self._trick_end(state, alpha, beta) if len(trick) == 4
-                 else self._turn(state, alpha, beta))
+                 else self._plays[len(trick)](state, alpha, beta))
         trick.pop()
         state.hands[seat] |= bit
         return value

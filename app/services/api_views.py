@@ -68,17 +68,24 @@ def game_page(session: Session, *, cursor: str | None = None, limit: int = 50,
     items: list[dict[str, Any]] = []
     while True:
         page = queries.list_games(session, f, cursor, limit - len(items))
-        ids = [s.id for s in page.games]
-        by_id = {g.id: g for g in session.scalars(select(Game).where(Game.id.in_(ids)))}
-        latest = confirm.latest_confirmations(session, ids)      # one query for the page
-        for summary in page.games:
-            game = by_id[summary.id]
-            locked = confirm.locked_by(game, latest[game.id])
-            if state != "locked" or locked:
-                items.append(_item(game, summary, locked))
+        items.extend(_page_items(session, page, state))
         cursor = page.next_cursor
         if state != "locked" or cursor is None or len(items) >= limit:
             return {"games": items, "next_cursor": cursor}
+
+
+def _page_items(session: Session, page: queries.GamePage, state: str | None) -> list[dict[str, Any]]:
+    """The items of one page of the game list (``state=locked``: the locked games only)."""
+    ids = [s.id for s in page.games]
+    by_id = {g.id: g for g in session.scalars(select(Game).where(Game.id.in_(ids)))}
+    latest = confirm.latest_confirmations(session, ids)      # one query for the page
+    items: list[dict[str, Any]] = []
+    for summary in page.games:
+        game = by_id[summary.id]
+        locked = confirm.locked_by(game, latest[game.id])
+        if state != "locked" or locked:
+            items.append(_item(game, summary, locked))
+    return items
 
 
 def hand_problems(game: Game, hand: dict[str, Any], index: int) -> list[RecordError]:

@@ -445,23 +445,37 @@ def round_tables(session: Session, rnd: EventRound) -> list[TableStatus]:
             StoredResult.violations)))}
     latest = latest_confirmations(session, ids)
     changes = _last_changes(session, ids)
-    out = []
-    for t in rnd.tables:
-        game, row, seen = games[t.game_id], stored.get(t.game_id), latest[t.game_id]
-        broken = row is None or row.error is not None
-        totals = None if broken or row is None else list(row.totals)
-        at, by = changes.get(t.game_id, (game.updated_at, None))
-        out.append(TableStatus(
-            number=t.number, game_id=game.id, players=list(names[game.id]),
-            player_ids=[s.player_id for s in sorted(game.seats, key=lambda s: s.seat)],
-            hands=row.n_rows if row else len(game.hands), n_hands=get_profile(game.profile).n_hands,
-            complete=bool(row and row.complete), totals=totals,
-            leaders=top_scorers(totals) if totals and row and row.n_rows else [],
-            confirmed=sorted(s for s, c in seen.items() if c.version == game.version),
-            locked=locked_by(game, seen), violations=row.violations if row else 0,
-            conflict=any(c.version != game.version for c in seen.values()), broken=broken,
-            last_change=at, last_by=by, version=game.version))
-    return out
+    return [_table_status(t, games[t.game_id], stored.get(t.game_id), latest[t.game_id],
+                          names[t.game_id], changes) for t in rnd.tables]
+
+
+def _table_status(t: EventTable, game: Game, row: StoredResult | None,
+                  seen: dict[int, Confirmation], players: Any,
+                  changes: dict[int, tuple[Any, str]]) -> TableStatus:
+    """One table as the director's view shows it: its game, stored result (None when not
+    stored), latest confirmations per seat, players' names and the last audited change."""
+    broken = row is None or row.error is not None
+    totals = None if broken or row is None else list(row.totals)
+    at, by = changes.get(t.game_id, (game.updated_at, None))
+    hands, complete, violations = _stored_figures(game, row)
+    return TableStatus(
+        number=t.number, game_id=game.id, players=list(players),
+        player_ids=[s.player_id for s in sorted(game.seats, key=lambda s: s.seat)],
+        hands=hands, n_hands=get_profile(game.profile).n_hands,
+        complete=complete, totals=totals,
+        leaders=top_scorers(totals) if totals and hands else [],
+        confirmed=sorted(s for s, c in seen.items() if c.version == game.version),
+        locked=locked_by(game, seen), violations=violations,
+        conflict=any(c.version != game.version for c in seen.values()), broken=broken,
+        last_change=at, last_by=by, version=game.version)
+
+
+def _stored_figures(game: Game, row: StoredResult | None) -> tuple[int, bool, int]:
+    """Hands scored, complete, violations: from the stored result (hands entered and none
+    of the rest without one)."""
+    if row is None:
+        return len(game.hands), False, 0
+    return row.n_rows, bool(row.complete), row.violations
 
 
 TIE_BREAK = {
@@ -561,20 +575,25 @@ def standings(session: Session, event: Event) -> Standings:
 
 def _fill_rounds(event: Event, rows: dict[int, StandingRow], scores: dict[int, dict[int, Fraction]]) -> None:
     for rnd in event.drawn:
-        played = scores.get(rnd.number, {})
-        average = sum(played.values(), Fraction(0)) / len(played) if played else Fraction(0)
-        for pid, row in rows.items():
-            i = rnd.number - 1
-            if pid in played:
-                row.rounds[i] = played[pid]
-            elif pid in rnd.sitting_out:
-                row.sat_out[i] = True
-                row.rounds[i] = average if event.sit_out == "average" else Fraction(0)
+        _fill_round(event, rnd, rows, scores.get(rnd.number, {}))
     for row in rows.values():
         total = sum((x for x in row.rounds if x is not None), Fraction(0))
         row.total = _number(total)
         row.rounds = [None if x is None else _number(x) for x in row.rounds]
         row.wins = _number(Fraction(row.wins))
+
+
+def _fill_round(event: Event, rnd: EventRound, rows: dict[int, StandingRow],
+                played: dict[int, Fraction]) -> None:
+    """One round's column: each player's score, a sit-out's (nothing or the round's average)."""
+    average = sum(played.values(), Fraction(0)) / len(played) if played else Fraction(0)
+    for pid, row in rows.items():
+        i = rnd.number - 1
+        if pid in played:
+            row.rounds[i] = played[pid]
+        elif pid in rnd.sitting_out:
+            row.sat_out[i] = True
+            row.rounds[i] = average if event.sit_out == "average" else Fraction(0)
 
 
 def _key(row: StandingRow, scoring: str) -> tuple[Any, ...]:

@@ -39,22 +39,31 @@ OPPONENTS_SHOWN = 20
 def _hand_counters(out: list[defaultdict[str, int]], h: Any) -> None:
     cid = h.contract.id
     for s in range(4):
-        c = out[s]
-        c[f"hands:{cid}"] += 1
-        c[f"points:{cid}"] += int(h.points[s])
-        for element, value in h.contract.values.items():
-            if value and element in h.counts:
-                c[f"took:{cid}:{element}"] += int(h.counts[element][s])
+        _seat_hand_counters(out[s], h, cid, s)
     if h.made_king and h.king_seat is not None:
         out[h.king_seat]["kings"] += 1
     if h.bid is not None and h.declarer is not None and h.owner is not None and h.declarer != h.owner:
-        out[h.declarer]["bought"] += 1
-        out[h.declarer]["bid_points"] += bid_points(h.bid)
-        out[h.declarer]["paid"] += int(h.payments[h.declarer])
-        out[h.owner]["sold"] += 1
-        out[h.owner]["received"] += int(h.payments[h.owner])
+        _sale_counters(out, h)
     if not h.contract.played and h.owner is not None:      # a 433: the owner's call
         out[h.owner]["433"] += 1
+
+
+def _seat_hand_counters(c: defaultdict[str, int], h: Any, cid: str, s: int) -> None:
+    """Seat ``s``'s hand of the contract, points and cards taken per scoring element."""
+    c[f"hands:{cid}"] += 1
+    c[f"points:{cid}"] += int(h.points[s])
+    for element, value in h.contract.values.items():
+        if value and element in h.counts:
+            c[f"took:{cid}:{element}"] += int(h.counts[element][s])
+
+
+def _sale_counters(out: list[defaultdict[str, int]], h: Any) -> None:
+    """A contract sold at auction: the buyer's purchase and payment, the owner's sale."""
+    out[h.declarer]["bought"] += 1
+    out[h.declarer]["bid_points"] += bid_points(h.bid)
+    out[h.declarer]["paid"] += int(h.payments[h.declarer])
+    out[h.owner]["sold"] += 1
+    out[h.owner]["received"] += int(h.payments[h.owner])
 
 
 def seat_counters(result: Any) -> list[Counters]:
@@ -302,34 +311,54 @@ def _timestamp(at: datetime) -> str:
 
 
 def _csv_profile(name: str, p: ProfileStats, steps: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
-    rows: list[list[Any]] = []
+    rows = _csv_cells(p.profile, [*_csv_games(name, p), *_csv_contracts(p)])
+    rows.extend(_csv_auction(name, p))
+    rows.extend(_csv_cells(p.profile, _csv_opponents(p)))
+    rows.extend(_csv_charts(p.profile, steps))
+    return rows
 
-    def add(section: str, subject: str, measure: str, value: Any) -> None:
-        rows.append([section, p.profile, subject, measure, value])
 
-    for measure, value in (("games", p.games), ("wins", p.wins), ("points", p.points),
-                           ("average", None if p.average is None else round(p.average, 2)),
-                           ("kings_made", p.kings), ("wins_in_a_row", p.streak),
-                           ("most_wins_in_a_row", p.best_streak)):
-        add("games", name, measure, value)
+_CsvCell = tuple[str, str, str, Any]        # (section, subject, measure, value)
+
+
+def _csv_cells(profile: str, cells: Iterable[_CsvCell]) -> list[list[Any]]:
+    """The CSV rows of the cells: section, profile, subject, measure, value."""
+    return [[section, profile, subject, measure, value] for section, subject, measure, value in cells]
+
+
+def _csv_games(name: str, p: ProfileStats) -> list[_CsvCell]:
+    """The player's games in the profile and, once rated, the rating."""
+    cells: list[_CsvCell] = [
+        ("games", name, measure, value)
+        for measure, value in (("games", p.games), ("wins", p.wins), ("points", p.points),
+                               ("average", None if p.average is None else round(p.average, 2)),
+                               ("kings_made", p.kings), ("wins_in_a_row", p.streak),
+                               ("most_wins_in_a_row", p.best_streak))]
     if p.rating is not None:
-        for measure, value in (("mu", p.rating.mu), ("sigma", p.rating.sigma), ("ordinal", p.rating.ordinal),
-                               ("shown", p.rating.shown), ("games", p.rating.games)):
-            add("rating", name, measure, value)
+        cells.extend(("rating", name, measure, value)
+                     for measure, value in (("mu", p.rating.mu), ("sigma", p.rating.sigma),
+                                            ("ordinal", p.rating.ordinal), ("shown", p.rating.shown),
+                                            ("games", p.rating.games)))
+    return cells
+
+
+def _csv_contracts(p: ProfileStats) -> list[_CsvCell]:
+    """The best and worst games, then each contract's hands, points, average and cards taken."""
+    cells: list[_CsvCell] = []
     for label, mark in (("best_game", p.best), ("worst_game", p.worst)):
         if mark is not None:
-            add("records", label, "game_id", mark.game_id)
-            add("records", label, "total", mark.total)
+            cells.append(("records", label, "game_id", mark.game_id))
+            cells.append(("records", label, "total", mark.total))
     for c in p.contracts:
         for measure, value in (("hands", c.hands), ("points", c.points), ("average", round(c.average, 2)),
                                *((f"took_{e}", n) for e, n in c.took)):
-            add("contract", c.contract, measure, value)
-    rows.extend(_csv_auction(name, p))
-    for o in p.opponents:
-        for measure in ("games", "ahead", "behind", "points"):
-            add("head_to_head", o.name, measure, getattr(o, measure))
-    rows.extend(_csv_charts(p.profile, steps))
-    return rows
+            cells.append(("contract", c.contract, measure, value))
+    return cells
+
+
+def _csv_opponents(p: ProfileStats) -> list[_CsvCell]:
+    return [("head_to_head", o.name, measure, getattr(o, measure))
+            for o in p.opponents for measure in ("games", "ahead", "behind", "points")]
 
 
 def _csv_auction(name: str, p: ProfileStats) -> list[list[Any]]:

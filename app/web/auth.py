@@ -232,8 +232,19 @@ def guard() -> Any:
         return None
     if not _has_users() and not wants_json():
         return redirect(url_for("auth.setup"))
-    if endpoint in LOGIN_ONLY and request.method in ("GET", "HEAD") and not by_token():
+    if _login_only(endpoint):
         return login_only_guard(endpoint)
+    return _user_guard(endpoint)
+
+
+def _login_only(endpoint: str) -> bool:
+    """A :data:`LOGIN_ONLY` read (GET or HEAD) with a session, not an API token."""
+    return endpoint in LOGIN_ONLY and request.method in ("GET", "HEAD") and not by_token()
+
+
+def _user_guard(endpoint: str) -> Any:
+    """The user's turn of the guard: logged in, a session where a token may not do it, the
+    role's and the game's rights (None: the request goes on)."""
     u = user()
     if u is None:
         return _refuse_anonymous()

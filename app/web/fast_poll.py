@@ -108,11 +108,8 @@ class FastPoll:
 
     def answer(self, environ: Environ) -> Answer | None:
         """(status, headers, body) as the view would answer, or None: Flask answers."""
-        if environ.get("REQUEST_METHOD") != "GET" or environ.get("QUERY_STRING") \
-                or "HTTP_AUTHORIZATION" in environ:
-            return None
-        found = PATH.match(environ.get("PATH_INFO", ""))
-        if found is None or self.serializer is None:
+        game_id = self._asked_game(environ)
+        if game_id is None:
             return None
         login = self.login(environ)
         if login is None:
@@ -120,11 +117,26 @@ class FastPoll:
         user_id, generation = login
         try:
             with self.engine.connect() as connection:     # no ORM session: a row is all it reads
-                stamp, current = queries.game_stamp_for(connection, int(found.group(1)), user_id)
+                stamp, current = queries.game_stamp_for(connection, game_id, user_id)
         except SQLAlchemyError:     # the database away: the app answers (503, Retry-After)
             return None
         if stamp is None or current != generation:
             return None
+        return self._stamp_answer(environ, stamp)
+
+    def _asked_game(self, environ: Environ) -> int | None:
+        """The game whose version check this is, when it is one the short way answers: a
+        plain GET (no query string, no API token) of a game's address, cookies readable."""
+        if environ.get("REQUEST_METHOD") != "GET" or environ.get("QUERY_STRING") \
+                or "HTTP_AUTHORIZATION" in environ:
+            return None
+        found = PATH.match(environ.get("PATH_INFO", ""))
+        if found is None or self.serializer is None:
+            return None
+        return int(found.group(1))
+
+    def _stamp_answer(self, environ: Environ, stamp: queries.Stamp) -> Answer:
+        """304 when the request's If-None-Match holds the game's tag, else the stamp's JSON."""
         etag = versions.game_tag(stamp.version, stamp.confirmations)
         if versions.unchanged(etag, environ.get("HTTP_IF_NONE_MATCH")):
             return "304 NOT MODIFIED", not_modified_headers(etag), b""

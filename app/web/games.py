@@ -225,22 +225,30 @@ def sheet_csv(game_id: int) -> Response:
     w.writerow(["row", "hand", "contract", "trump", "dealer", "owner", "chooser", "declarer", "bid",
                 *[f"points {p}" for p in players], *[f"payment {p}" for p in players],
                 "total", "expected_total", "check", *[f"running {p}" for p in players], "ruling"])
-
-    def name(s: int | None) -> str:
-        return str(players[s]) if s is not None else ""
-
     for r in view["hands"]:
-        w.writerow([r["row"], r["number"], r["contract"], r["trump"] or "", name(r["dealer"]),
-                    name(r["owner"]), name(r["chooser"]), name(r["declarer"]), r["bid"] or "",
-                    *r["points"], *r["payments"], r["total"], r["expected_total"],
-                    "ok" if r["check_ok"] else r["diff"], *r["running_totals"],
-                    (r["ruling"] or {}).get("kind", "as-played") if r["counted"] else "replay"])
-    w.writerow(["", "", "totals", "", "", "", "", "", "", *view["totals"], *([""] * 4), view["sum"],
-                view["expected_sum"], "ok" if view["zero_sum_ok"] else view["sum"] - view["expected_sum"],
-                *([""] * 4), ""])
+        w.writerow(_csv_hand_row(r, players))
+    w.writerow(_csv_totals_row(view))
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="kingsheet-{game_id}.csv"'
     return response
+
+
+def _csv_hand_row(r: dict[str, Any], players: list[Any]) -> list[Any]:
+    """One row of the sheet's CSV: the hand, its points and payments, its check and ruling."""
+    dealer, owner, chooser, declarer = (str(players[s]) if s is not None else ""
+                                        for s in (r["dealer"], r["owner"], r["chooser"], r["declarer"]))
+    return [r["row"], r["number"], r["contract"], r["trump"] or "", dealer,
+            owner, chooser, declarer, r["bid"] or "",
+            *r["points"], *r["payments"], r["total"], r["expected_total"],
+            "ok" if r["check_ok"] else r["diff"], *r["running_totals"],
+            (r["ruling"] or {}).get("kind", "as-played") if r["counted"] else "replay"]
+
+
+def _csv_totals_row(view: dict[str, Any]) -> list[Any]:
+    """The sheet's CSV last row: the totals and the zero-sum check."""
+    return ["", "", "totals", "", "", "", "", "", "", *view["totals"], *([""] * 4), view["sum"],
+            view["expected_sum"], "ok" if view["zero_sum_ok"] else view["sum"] - view["expected_sum"],
+            *([""] * 4), ""]
 
 
 @bp.route("/games/import", methods=["GET", "POST"])

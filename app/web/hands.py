@@ -208,20 +208,25 @@ def _preview(form: Any, spec: Any, mode: str, game: Any, index: int,
              ready: setup_service.Setup) -> Any:
     """The live check of the entry page (JSON): the hand's points, or every problem next to
     its field key. Nothing is saved; the form (and its CSRF token) is checked as on save."""
-    problems: dict[str, list[str]] = {}
-    points = None
     if form.validate():
         shown_hand = draft.preview(game, _draft(index, spec, mode, form, ready, None))
         points = None if shown_hand.points is None else list(shown_hand.points)
-        problems = _problem_map(shown_hand.problems, index)
-    elif "csrf_token" in form.errors:
+        return _preview_answer(points, _problem_map(shown_hand.problems, index))
+    if "csrf_token" in form.errors:
         abort(400)
-    else:
-        # a value typed and refused (a count out of range) is named at its row; blanks
-        # while the scorer is still typing are one line
-        typed = {f.name for f in form if f.errors and f.raw_data and str(f.raw_data[0]).strip()}
-        problems = (_form_errors(form, spec, only=typed) if typed else {}) or {
-            "__all__": [_("Type a number for every player.")]}
+    return _preview_answer(None, _typing_problems(form, spec))
+
+
+def _typing_problems(form: Any, spec: Any) -> dict[str, list[str]]:
+    """A form that does not validate: a value typed and refused (a count out of range) is
+    named at its row; blanks while the scorer is still typing are one line."""
+    typed = {f.name for f in form if f.errors and f.raw_data and str(f.raw_data[0]).strip()}
+    return (_form_errors(form, spec, only=typed) if typed else {}) or {
+        "__all__": [_("Type a number for every player.")]}
+
+
+def _preview_answer(points: list[int] | None, problems: dict[str, list[str]]) -> Any:
+    """The live check's JSON: the points (None when not scored), their total and problems."""
     total = sum(points) if points is not None else None
     # the numbers as the page writes them (app.web.words.signed): the script only places them
     shown = [signed(p) or "0" for p in points] if points is not None else None
@@ -235,10 +240,7 @@ def _entry(game: Any, index: int, taken: bool = False, ahead: int = 0) -> Any:
     editing = index < len(game.hands)
     ctx = entry.context(game.record, index)
     if ahead:
-        later = _ahead_context(ctx, ahead)
-        if later is None:
-            abort(404)
-        ctx, index = later, later.index
+        ctx, index = _ahead_or_404(ctx, ahead)
     elsewhere = _elsewhere(game, index, ctx, editing)
     if elsewhere is not None:
         return elsewhere
@@ -249,9 +251,7 @@ def _entry(game: Any, index: int, taken: bool = False, ahead: int = 0) -> Any:
     page = _page(game, index, ctx, editing, taken, setup, step, _carried(changing))
     ready = step.setup
     if ready is None:
-        page["problems"] = _problem_map(step.problems, index)
-        note_problems(page["problems"])
-        return render_template("hands/entry.html", **page), 422 if page["problems"] else 200
+        return _setup_problems(page, step, index)
     if setup.mode.data == "tricks" and ctx.profile.contracts[ready.contract].played:
         return _to_tricks(game, index, editing, ready)
     spec, mode, form_cls = _entry_form(ctx, ready, setup.mode.data)
@@ -262,6 +262,21 @@ def _entry(game: Any, index: int, taken: bool = False, ahead: int = 0) -> Any:
     if posted and not changing:
         return _save(game, index, ctx, form_cls(), page)
     return _show(game, index, ctx, page, form_cls, changing)
+
+
+def _ahead_or_404(ctx: entry.Context, ahead: int) -> tuple[entry.Context, int]:
+    """The context of a later hand's page and its index (404 when there is none)."""
+    later = _ahead_context(ctx, ahead)
+    if later is None:
+        abort(404)
+    return later, later.index
+
+
+def _setup_problems(page: dict[str, Any], step: setup_service.SetupStep, index: int) -> Any:
+    """The entry page with the setup's problems (422 when there are any)."""
+    page["problems"] = _problem_map(step.problems, index)
+    note_problems(page["problems"])
+    return render_template("hands/entry.html", **page), 422 if page["problems"] else 200
 
 
 def _entry_form(ctx: entry.Context, ready: setup_service.Setup, asked: str | None

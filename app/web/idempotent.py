@@ -42,19 +42,10 @@ def carried_out_once(carry_out: Callable[[], Any], answer_of: Callable[[Any], id
         key = idempotency.check_key(key)
     except BadInput as e:
         return refuse(422, "idempotency-key", service_text(e), e.field)
-    target = request.full_path if request.query_string else request.path
-    digest = idempotency.request_digest(request.method, target,
-                                        request.get_data() if body is None else body)
-    try:
-        kept = idempotency.kept_answer(session, u.id, key, digest)
-    except BadInput as e:
-        return refuse(422, "idempotency-key-reused", service_text(e), e.field)
-    except idempotency.KeyInProgress:
-        return refuse(409, "idempotency-in-progress", _("A request with this key is still being "
-                      "carried out (or its answer was lost): read the game first."),
-                      "Idempotency-Key")
-    if kept is not None:
-        return replay(kept)
+    digest = _request_digest(body)
+    answered = _repeat_or_refusal(session, u.id, key, digest, replay, refuse)
+    if answered is not None:
+        return answered
     try:
         idempotency.claim(session, u.id, key, digest)
     except IntegrityError:
@@ -67,6 +58,30 @@ def carried_out_once(carry_out: Callable[[], Any], answer_of: Callable[[Any], id
         response = carry_out()
     idempotency.keep(session, u.id, key, digest, answer_of(response))
     return response
+
+
+def _request_digest(body: bytes | None) -> str:
+    """What names the request: its method, address and ``body`` (default: as sent)."""
+    target = request.full_path if request.query_string else request.path
+    return idempotency.request_digest(request.method, target,
+                                      request.get_data() if body is None else body)
+
+
+def _repeat_or_refusal(session: Any, user_id: int, key: str, digest: str,
+                       replay: Callable[[idempotency.Answer], Any], refuse: Refuse) -> Any:
+    """The answer to a key already used: the kept answer replayed, or the key's refusal
+    (used for another request, or still being carried out); None: the key is new."""
+    try:
+        kept = idempotency.kept_answer(session, user_id, key, digest)
+    except BadInput as e:
+        return refuse(422, "idempotency-key-reused", service_text(e), e.field)
+    except idempotency.KeyInProgress:
+        return refuse(409, "idempotency-in-progress", _("A request with this key is still being "
+                      "carried out (or its answer was lost): read the game first."),
+                      "Idempotency-Key")
+    if kept is not None:
+        return replay(kept)
+    return None
 
 
 # --- the outbox's hand saves ----------------------------------------------------------------

@@ -86,6 +86,21 @@ def translate_error(e: RecordError, players: Sequence[str] | None = None,
     """The error's message in the page's language: its template through the catalog. Given
     the players (and the fiesta's owner), an auction call is quoted in words with its
     player's name ("Dani: +2"), not as the record writes it ("3:+2")."""
+    params = _shown_params(e, players, owner)
+    template = _template(e, params)
+    try:
+        text = template % params
+    except (KeyError, ValueError, TypeError):   # a broken translation: say it in English
+        return e.message
+    if template.startswith("%(") and text:      # "%(element)s suman ...": "Las bazas suman"
+        text = text[0].upper() + text[1:]
+    return text
+
+
+def _shown_params(e: RecordError, players: Sequence[str] | None, owner: int | None
+                  ) -> dict[str, Any]:
+    """The error's params as the page shows them: words in its language, numbers with the
+    minus sign, an auction call in words (given the players), seats numbered 1-4."""
     lang = current_lang()
     params = {k: translate_word(v, lang) if isinstance(v, Term) else v
               for k, v in with_minus_signs(e.params).items()}
@@ -96,20 +111,17 @@ def translate_error(e: RecordError, players: Sequence[str] | None = None,
         seat = params.get(key)
         if type(seat) is int:
             params[key] = seat + 1
+    return params
+
+
+def _template(e: RecordError, params: Mapping[str, Any]) -> str:
+    """The error's template from the catalog: the plural form for the count where the
+    template has one, unformatted (formatted with the params by the caller)."""
     plural = PLURALS.get(e.template)
     count = params.get(plural[1]) if plural else None
     if plural and type(count) is int:
-        # the catalog's form for this count, unformatted (formatted with params below)
-        template = str(get_translations().ngettext(plural[0], e.template, count))
-    else:
-        template = str(gettext(e.template))
-    try:
-        text = template % params
-    except (KeyError, ValueError, TypeError):   # a broken translation: say it in English
-        return e.message
-    if template.startswith("%(") and text:      # "%(element)s suman ...": "Las bazas suman"
-        text = text[0].upper() + text[1:]
-    return text
+        return str(get_translations().ngettext(plural[0], e.template, count))
+    return str(gettext(e.template))
 
 
 def with_minus_signs(params: Mapping[str, Any]) -> dict[str, Any]:

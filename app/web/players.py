@@ -27,21 +27,36 @@ MAX_SEARCH = 60    # a player's name is at most 60 characters
 def roster() -> str:
     session = get_session()
     seasons = standings.list_seasons(session)
-    season = None
-    season_id = request.args.get("season", type=id_arg)
-    if season_id is not None:
-        season = standings.get_season(session, season_id)
+    season = _asked_season(session)
     board = standings.season_leaderboard(session, season) if season is not None else None
     search = (request.args.get("q") or "").strip()[:MAX_SEARCH]
     after = request.args.get("after")
     page = standings.roster_page(session, search, after) if board is None else None
+    next_url, first_url = _roster_links(page, search, after)
     return render_template(
         "players/roster.html", players=page.rows if page else [], search=search,
-        next_url=url_for("players.roster", q=search or None, after=page.next_cursor)
-        if page and page.next_cursor else None,
-        first_url=url_for("players.roster", q=search or None) if page and after else None,
+        next_url=next_url, first_url=first_url,
         board=shown(board) if board is not None else None,
         board_size=len(board or []), season=season, seasons=seasons)
+
+
+def _asked_season(session: Any) -> Any:
+    """The season the query string asks for (``season``), or None."""
+    season_id = request.args.get("season", type=id_arg)
+    if season_id is None:
+        return None
+    return standings.get_season(session, season_id)
+
+
+def _roster_links(page: standings.RosterPage | None, search: str, after: str | None
+                  ) -> tuple[str | None, str | None]:
+    """The roster page's links to its next page and back to its first (None: no link)."""
+    if page is None:
+        return None, None
+    next_url = (url_for("players.roster", q=search or None, after=page.next_cursor)
+                if page.next_cursor else None)
+    first_url = url_for("players.roster", q=search or None) if after else None
+    return next_url, first_url
 
 
 @bp.get("/players/names")

@@ -62,23 +62,33 @@ def confirm_sheet(game_id: int) -> Any:
     if u is None or seat is None:
         abort(400)
     try:
-        if pin:
-            if not game_access(game.id).can_score:
-                raise ForbiddenError(_("Seat PINs are typed on the phone of the game's scorer."))
-            confirm.confirm_by_pin(get_session(), game, seat, pin, u, version=seen)
-        else:
-            confirm.confirm_by_account(get_session(), game, seat, u, version=seen)
+        _confirm_seat(game, seat, pin, u, seen)
     except SheetChanged as e:
         return _confirm_page(game, service_text(e), 409)
     except BadInput as e:
-        return _confirm_page(game, service_text(e), 422, seat if seat in range(4) else None)
+        return _confirm_page(game, service_text(e), 422, _seat_or_none(seat))
     except Throttled as e:
-        return _waiting(game, e, seat if seat in range(4) else None)
+        return _waiting(game, e, _seat_or_none(seat))
     players = game.record["players"]
     flash(_("%(name)s confirmed the sheet.", name=players[seat]))
     if confirm.is_locked(get_session(), game):
         flash(_("All four players confirmed: the sheet is locked."))
     return redirect(url_for("table.confirm_sheet", game_id=game.id), 303)
+
+
+def _confirm_seat(game: Any, seat: int, pin: str | None, u: Any, seen: int) -> None:
+    """The confirmation: by the seat's PIN (on a scorer's phone only), else by the account."""
+    if pin:
+        if not game_access(game.id).can_score:
+            raise ForbiddenError(_("Seat PINs are typed on the phone of the game's scorer."))
+        confirm.confirm_by_pin(get_session(), game, seat, pin, u, version=seen)
+    else:
+        confirm.confirm_by_account(get_session(), game, seat, u, version=seen)
+
+
+def _seat_or_none(seat: int) -> int | None:
+    """The seat a refusal is shown next to: None (above them all) when it is no seat."""
+    return seat if seat in range(4) else None
 
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>/pin-wait")
