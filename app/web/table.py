@@ -77,11 +77,14 @@ def confirm_sheet(game_id: int) -> Any:
 
 
 def _confirm_seat(game: Any, seat: int, pin: str | None, u: Any, seen: int) -> None:
-    """The confirmation: by the seat's PIN (on a scorer's phone only), else by the account."""
+    """The confirmation: by the seat's PIN (on a scorer's phone only), a director vouching
+    for the seat, else by the seat's own account."""
     if pin:
         if not game_access(game.id).can_score:
             raise ForbiddenError(_("Seat PINs are typed on the phone of the game's scorer."))
         confirm.confirm_by_pin(get_session(), game, seat, pin, u, version=seen)
+    elif request.form.get("vouch"):      # a director vouches for the seat (issue 38)
+        confirm.confirm_by_director(get_session(), game, seat, u, version=seen)
     else:
         confirm.confirm_by_account(get_session(), game, seat, u, version=seen)
 

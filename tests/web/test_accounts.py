@@ -670,3 +670,28 @@ def test_every_entry_page_of_a_locked_sheet_says_so_before_anything_is_typed(app
     assert counts.index('id="correction"') < counts.index('name="tricks_0"')
     tricks = director.get(f"/games/{gid}/hands/1/tricks").get_data(as_text=True)
     assert tricks.index('id="locked-director-first"') < tricks.index('id="referee"')
+
+
+def test_a_director_vouches_for_the_seats_without_pin_or_account(app):
+    """Issue 38: the confirmation page offers a director a button for each seat with no PIN
+    and no account of their own; the four vouched seats lock the sheet, each says so. A
+    scorer sees no such button, and a scorer's vouch is refused."""
+    from app.db import get_session
+    from app.services.games import import_game
+
+    sam = ensure_user(app, "sam", "scorer")
+    with app.app_context():
+        gid = int(import_game(get_session(), load_record("ru32_complete.json"), who="sam", scorer_id=sam).id)
+    scorer, director = tc(app, user="sam", role="scorer"), tc(app)
+    assert 'id="vouch-0"' not in scorer.get(f"/games/{gid}/confirm").get_data(as_text=True)
+    refused = scorer.post(f"/games/{gid}/confirm",
+                          data={"seat": "0", "vouch": "1", "version": seen_version(scorer, gid)})
+    assert refused.status_code == 403
+    page = director.get(f"/games/{gid}/confirm").get_data(as_text=True)
+    assert all(f'id="vouch-{s}"' in page for s in range(4))
+    for seat in range(4):
+        r = director.post(f"/games/{gid}/confirm",
+                          data={"seat": str(seat), "vouch": "1", "version": seen_version(director, gid)})
+        assert r.status_code == 303, r.get_data(as_text=True)[:300]
+    page = director.get(f"/games/{gid}/confirm").get_data(as_text=True)
+    assert 'id="locked-line"' in page and page.count("vouched for by a director") == 4
