@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from app.db import get_session
 from app.forms.events import DrawForm, EventForm, LateForm, SwapForm
@@ -95,6 +96,12 @@ def new() -> Any:
             field.errors = [*field.errors, service_text(e)]
         else:
             flash(_("Event created: round 1 is drawn."))
+            without = sum(1 for e in event.entrants if not e.pin_hash)
+            if without:     # their seats confirm from an account, or a director vouches (issue 38)
+                flash(ngettext("%(num)s player has no PIN: their seat is confirmed from their account "
+                               "or vouched for by a director before a table can lock.",
+                               "%(num)s players have no PIN: their seats are confirmed from their accounts "
+                               "or vouched for by a director before a table can lock.", without), "error")
             return redirect(url_for("events.show", event_id=event.id), 303)
     status = 400 if request.method == "POST" else 200
     return render_template("events/new.html", form=form, options=_option_rows(form)), status

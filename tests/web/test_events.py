@@ -311,3 +311,20 @@ def test_a_players_pin_follows_them_through_a_swap(app, client):
         assert confirm(game_ids[0], sc, pins[c]) == 422 and confirm(game_ids[0], sc, pins[sitter]) == 303
     else:
         assert seat_pin is None                              # c's PIN did not stay behind
+
+
+def test_creating_an_event_without_every_pin_says_what_it_means(app, client):
+    """Issue 38: an event whose players lack PINs warns at creation that their seats are
+    confirmed from an account or vouched for by a director (in the page's language)."""
+    players = "\n".join([f"{n}, {PIN}" for n in NAMES[:6]] + NAMES[6:8])
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    r = create(client, players=players)
+    assert r.status_code == 303
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "2 jugadores no tienen PIN" in page and "los avala un director" in page
+    flashes = re.findall(r'class="flash[^"]*"[^>]*>([^<]*)<', page)
+    assert len(flashes) == 2                             # created, and the warning
+    r = create(client, names=NAMES[:8])
+    flashes = re.findall(r'class="flash[^"]*"[^>]*>([^<]*)<', client.get(r.headers["Location"]).get_data(
+        as_text=True))
+    assert len(flashes) == 1 and "PIN" not in flashes[0]     # every player has one: no warning
