@@ -37,11 +37,12 @@ from app.models import (
 from app.rules import RecordError, get_profile
 from app.rules import seating as draws
 from app.rules.limits import check_name, has_visible_text, invisible_character
+from app.services.collation import folded_name
 from app.services.confirm import clean_pin, hash_pin, latest_confirmations, locked_by
 from app.services.errors import BadInput, Text
 from app.services.games import start_game
 from app.services.projections import game_changed
-from app.services.queries import top_scorers
+from app.services.queries import look_alike_players, top_scorers
 from app.services.records import checked_record, status_of
 from app.services.results import player_ids_for
 
@@ -119,6 +120,31 @@ def _clean_players(names: list[str]) -> list[str]:
     return cleaned
 
 
+def roster_spelling(session: Session, names: Sequence[str]) -> dict[str, str]:
+    """Each name as the roster spells it (issue 38: one roster): a name that differs from
+    one roster name only in case, accents or spacing ("ines", "Ines" for "Inés") is that
+    player; the stored spelling wins. A new name, or one matching several, is kept."""
+    wanted = {folded_name(n) for n in names}
+    found: dict[str, list[str]] = {}
+    for stored, folded in session.execute(select(Player.name, Player.folded_name)
+                                          .where(Player.folded_name.in_(wanted))):
+        found.setdefault(folded, []).append(stored)
+    out = {}
+    for name in names:
+        same = found.get(folded_name(name), [])
+        out[name] = name if name in same or len(same) != 1 else same[0]
+    return out
+
+
+def _refuse_look_alikes(session: Session, names: list[str], fld: str) -> None:
+    """A new name that looks like a roster name (the same UTS #39 skeleton: "Аna" with a
+    Cyrillic А when Ana plays) is refused, as the new-game page asks about it."""
+    for seat, alike in look_alike_players(session, names).items():
+        raise BadInput(fld, Text("%(name)s looks like %(others)s on the roster: write the roster's "
+                                 "name, or a name that does not look like it.",
+                                 name=names[seat], others=", ".join(alike)))
+
+
 def _choice(value: str, allowed: tuple[str, ...], fld: str) -> str:
     if value not in allowed:
         raise BadInput(fld, Text("Choose one of: %(choices)s.", choices=", ".join(allowed)))
@@ -155,7 +181,11 @@ def _check_spec(session: Session, spec: EventSpec) -> None:
     except (KeyError, RecordError, ValueError):
         raise BadInput("profile", Text("There is no such game.")) from None
     spec.options = _checked_options(spec.profile, spec.options)
-    spec.players = _clean_players(spec.players)
+    typed = _clean_players(spec.players)
+    spelled = roster_spelling(session, typed)
+    spec.players = _clean_players([spelled[n] for n in typed])     # "Ines" and "Inés": twice
+    spec.pins = {spelled.get(" ".join(k.split()), k): v for k, v in spec.pins.items()}
+    _refuse_look_alikes(session, spec.players, "players")
     if not isinstance(spec.rounds, int) or not 1 <= spec.rounds <= MAX_ROUNDS:
         raise BadInput("rounds", Text("From 1 to %(n)s rounds.", n=MAX_ROUNDS))
     _choice(spec.seating, SEATINGS, "seating")
@@ -368,6 +398,8 @@ def add_late_player(session: Session, event: Event, name: str, *, who: str, pin:
     cleaned = _clean_player(name, "name")
     if not cleaned:
         raise BadInput("name", Text("Write the player's name."))
+    cleaned = roster_spelling(session, [cleaned])[cleaned]
+    _refuse_look_alikes(session, [cleaned], "name")
     if len(event.drawn) >= event.rounds:
         raise BadInput("name", Text("Every round of this event is drawn already."))
     pid = player_ids_for(session, [cleaned], {})[0]

@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from app.db import get_session
 from app.models import Event, Game, Player, SeatPin, StoredResult
 from app.services import events
+from tests.conftest import load_record
 from tests.events_play import PIN, play
 
 NAMES = [f"Socio {i:02d}" for i in range(1, 19)]
@@ -328,3 +329,36 @@ def test_creating_an_event_without_every_pin_says_what_it_means(app, client):
     flashes = re.findall(r'class="flash[^"]*"[^>]*>([^<]*)<', client.get(r.headers["Location"]).get_data(
         as_text=True))
     assert len(flashes) == 1 and "PIN" not in flashes[0]     # every player has one: no warning
+
+
+def test_an_event_matches_names_to_the_roster_and_refuses_look_alikes(app, client):
+    """Issue 38, one roster: "ines", "  koldo " and "GEMA" are Inés, Koldo and Gema of the
+    roster (their stored spelling, no new player); a PIN given under the typed spelling
+    stays theirs; a name that only looks like a roster name (a Cyrillic А) is refused, on
+    creation and for a late arrival, in the page's language."""
+    from app.services.games import import_game
+
+    with app.app_context():
+        import_game(get_session(), {**load_record("ru32_complete.json"),
+                                    "players": ["Inés", "Koldo", "Gema", "Ana"]}, who="test")
+        before = get_session().scalar(select(func.count()).select_from(Player))
+    players = "\n".join(["ines, 1357", "  koldo ", "GEMA", "Berta"])
+    r = create(client, players=players)
+    assert r.status_code == 303, r.get_data(as_text=True)[:500]
+    event_id = int(r.headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        event = event_of(app, event_id)
+        names = {get_session().get(Player, e.player_id).name: e.pin_hash for e in event.entrants}
+        assert set(names) == {"Inés", "Koldo", "Gema", "Berta"} and names["Inés"] is not None
+        assert get_session().scalar(select(func.count()).select_from(Player)) == before + 1
+    r = create(client, players="\n".join(["\u0410na", "Koldo", "Gema", "Berta"]))
+    assert r.status_code == 400
+    assert "\u0410na looks like Ana on the roster" in r.get_data(as_text=True)
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    r = client.post(f"/events/{event_id}/late", data={"name": "\u0410na", "pin": ""})
+    assert r.status_code in (400, 422) and "se parece a Ana" in r.get_data(as_text=True)
+    r = client.post(f"/events/{event_id}/late", data={"name": "ana", "pin": ""})
+    assert r.status_code == 303
+    with app.app_context():
+        entrants = event_of(app, event_id).entrants
+        assert "Ana" in {get_session().get(Player, e.player_id).name for e in entrants}
