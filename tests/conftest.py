@@ -32,10 +32,21 @@ PG_DSN = os.environ.get("KINGSHEET_TEST_PG", "host=127.0.0.1 port=5432 user=post
 PLAYERS = ["Ana", "Beto", "Carla", "Dani"]
 
 
+#: Werkzeug's scrypt at 2¹⁰ instead of its 2¹⁵ for the passwords of the tests' own
+#: processes (app.services.accounts.PASSWORD_HASH): a login at full cost took a tenth of a
+#: second or more, and the suite logs in, fails logins and creates accounts well over a
+#: thousand times. tests/web/test_accounts.py checks the full cost of the app as it runs;
+#: gunicorn started by a test keeps it too.
+TEST_PASSWORD_HASH = "scrypt:1024:8:1"
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Compiles the message catalogs once, before any xdist worker starts: each app compiles
-    a missing or stale .mo into translations/ on start, and two workers doing it at once
-    wrote the same file."""
+    """Lowers the password hash's cost (`TEST_PASSWORD_HASH`). Compiles the message
+    catalogs once, before any xdist worker starts: each app compiles a missing or stale .mo
+    into translations/ on start, and two workers doing it at once wrote the same file."""
+    from app.services import accounts
+
+    accounts.PASSWORD_HASH = TEST_PASSWORD_HASH
     if hasattr(config, "workerinput"):      # an xdist worker: the controller did it
         return
     from app.i18n import compile_catalogs
@@ -193,11 +204,11 @@ _HASHES: dict[str, str] = {}
 
 
 def password_hash(password: str = TEST_PASSWORD) -> str:
-    """The stored hash of a test password (computed once: scrypt is slow on purpose)."""
+    """The stored hash of a test password (computed once), at the tests' cost."""
     if password not in _HASHES:
-        from werkzeug.security import generate_password_hash
+        from app.services.accounts import hash_secret
 
-        _HASHES[password] = generate_password_hash(password, method="scrypt")
+        _HASHES[password] = hash_secret(password)
     return _HASHES[password]
 
 
