@@ -57,17 +57,31 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under ``--dist loadgroup`` (scripts/run-tests.sh) tests are spread one by one over the
-    workers, except those grouped here, which run on one worker, file by file: a browser
-    test file (its tests follow one another on the worker's live server, in one Chromium)
-    and a file whose tests share a module-scoped fixture (PDFs rendered once, the
-    schemathesis app), which would otherwise be built again on each worker."""
+    workers, except those grouped here, which run on one worker, file by file: a file whose
+    tests share a module-scoped fixture (PDFs rendered once, the schemathesis app), which
+    would otherwise be built again on each worker. Browser tests are spread one by one too:
+    Chromium and the live server are per worker process (session fixtures) whichever file
+    a test is in, and a browser file of three minutes kept whole on one worker was what the
+    other worker waited for at the end of the run. xdist hands out the groups first (the
+    largest first), then the single tests in the order of `items`: the long ones (a browser,
+    gunicorn in a subprocess) are put first, so that the run ends on short tests."""
     _unique_nodeids(items)
+    items.sort(key=lambda item: not _long(item))      # stable: each part keeps its order
     for item in items:
         path = Path(str(item.path)).resolve()
         defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
-        shared = any(d.scope == "module" for fixturedefs in defs.values() for d in fixturedefs)
-        if shared or "browser" in path.relative_to(REPO).parts[:2]:
+        if any(d.scope == "module" for fixturedefs in defs.values() for d in fixturedefs):
             item.add_marker(pytest.mark.xdist_group(str(path.relative_to(REPO))))
+
+
+#: The test files, outside tests/browser, that start gunicorn and wait for its workers.
+SUBPROCESS_FILES = {"test_startup.py", "test_deploy.py", "test_kill_keyed_saves.py",
+                    "test_throttle_gunicorn.py"}
+
+
+def _long(item: pytest.Item) -> bool:
+    parts = Path(str(item.path)).resolve().relative_to(REPO).parts
+    return parts[1] == "browser" or parts[-1] in SUBPROCESS_FILES
 
 
 def _unique_nodeids(items: list[pytest.Item]) -> None:
