@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole suite: the linter (ruff, [tool.ruff] in pyproject.toml) and the type checker
 # (mypy --strict over app/, [tool.mypy]) first, then pytest with the given arguments, on one
-# worker process per core (pytest-xdist; tests/conftest.py keeps a browser file, or a file
-# sharing a module-scoped fixture, on one worker). `-n 0` among the arguments runs serially.
+# worker process per core (pytest-xdist; tests/conftest.py keeps a file sharing a
+# module-scoped fixture on one worker and hands out the long tests first). `-n 0` among the
+# arguments runs serially.
 # pytest's exit code 5 (no tests collected) counts as a failure.
 set -u
 BIN=${1:-.venv/bin}

@@ -32,10 +32,21 @@ PG_DSN = os.environ.get("KINGSHEET_TEST_PG", "host=127.0.0.1 port=5432 user=post
 PLAYERS = ["Ana", "Beto", "Carla", "Dani"]
 
 
+#: Werkzeug's scrypt at 2¹⁰ instead of its 2¹⁵ for the passwords of the tests' own
+#: processes (app.services.accounts.PASSWORD_HASH): a login at full cost took a tenth of a
+#: second or more, and the suite logs in, fails logins and creates accounts well over a
+#: thousand times. tests/web/test_accounts.py checks the full cost of the app as it runs;
+#: gunicorn started by a test keeps it too.
+TEST_PASSWORD_HASH = "scrypt:1024:8:1"
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Compiles the message catalogs once, before any xdist worker starts: each app compiles
-    a missing or stale .mo into translations/ on start, and two workers doing it at once
-    wrote the same file."""
+    """Lowers the password hash's cost (`TEST_PASSWORD_HASH`). Compiles the message
+    catalogs once, before any xdist worker starts: each app compiles a missing or stale .mo
+    into translations/ on start, and two workers doing it at once wrote the same file."""
+    from app.services import accounts
+
+    accounts.PASSWORD_HASH = TEST_PASSWORD_HASH
     if hasattr(config, "workerinput"):      # an xdist worker: the controller did it
         return
     from app.i18n import compile_catalogs
@@ -46,17 +57,31 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under ``--dist loadgroup`` (scripts/run-tests.sh) tests are spread one by one over the
-    workers, except those grouped here, which run on one worker, file by file: a browser
-    test file (its tests follow one another on the worker's live server, in one Chromium)
-    and a file whose tests share a module-scoped fixture (PDFs rendered once, the
-    schemathesis app), which would otherwise be built again on each worker."""
+    workers, except those grouped here, which run on one worker, file by file: a file whose
+    tests share a module-scoped fixture (PDFs rendered once, the schemathesis app), which
+    would otherwise be built again on each worker. Browser tests are spread one by one too:
+    Chromium and the live server are per worker process (session fixtures) whichever file
+    a test is in, and a browser file of three minutes kept whole on one worker was what the
+    other worker waited for at the end of the run. xdist hands out the groups first (the
+    largest first), then the single tests in the order of `items`: the long ones (a browser,
+    gunicorn in a subprocess) are put first, so that the run ends on short tests."""
     _unique_nodeids(items)
+    items.sort(key=lambda item: not _long(item))      # stable: each part keeps its order
     for item in items:
         path = Path(str(item.path)).resolve()
         defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
-        shared = any(d.scope == "module" for fixturedefs in defs.values() for d in fixturedefs)
-        if shared or "browser" in path.relative_to(REPO).parts[:2]:
+        if any(d.scope == "module" for fixturedefs in defs.values() for d in fixturedefs):
             item.add_marker(pytest.mark.xdist_group(str(path.relative_to(REPO))))
+
+
+#: The test files, outside tests/browser, that start gunicorn and wait for its workers.
+SUBPROCESS_FILES = {"test_startup.py", "test_deploy.py", "test_kill_keyed_saves.py",
+                    "test_throttle_gunicorn.py"}
+
+
+def _long(item: pytest.Item) -> bool:
+    parts = Path(str(item.path)).resolve().relative_to(REPO).parts
+    return parts[1] == "browser" or parts[-1] in SUBPROCESS_FILES
 
 
 def _unique_nodeids(items: list[pytest.Item]) -> None:
@@ -193,11 +218,11 @@ _HASHES: dict[str, str] = {}
 
 
 def password_hash(password: str = TEST_PASSWORD) -> str:
-    """The stored hash of a test password (computed once: scrypt is slow on purpose)."""
+    """The stored hash of a test password (computed once), at the tests' cost."""
     if password not in _HASHES:
-        from werkzeug.security import generate_password_hash
+        from app.services.accounts import hash_secret
 
-        _HASHES[password] = generate_password_hash(password, method="scrypt")
+        _HASHES[password] = hash_secret(password)
     return _HASHES[password]
 
 

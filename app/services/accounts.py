@@ -33,8 +33,15 @@ ROLES = tuple(r.value for r in Role)
 _DUMMY_HASH: list[str] = []
 
 
-def hash_secret(secret: str, method: str = "scrypt") -> str:
-    return generate_password_hash(secret, method=method)
+#: How a password is hashed: werkzeug's scrypt at its own cost (``scrypt:32768:8:1``). The
+#: tests lower it (tests/conftest.py): their logins guard nothing, and at full cost the
+#: suite's logins and accounts spent a minute of its time in scrypt;
+#: tests/web/test_accounts.py checks the full cost.
+PASSWORD_HASH = "scrypt"
+
+
+def hash_secret(secret: str, method: str | None = None) -> str:
+    return generate_password_hash(secret, method=method or PASSWORD_HASH)
 
 
 def check_secret(stored: str, secret: str) -> bool:

@@ -108,7 +108,19 @@ def test_the_first_visit_creates_the_first_director_only_while_there_is_no_user(
         assert [(u.username, u.role.value) for u in users] == [("club", "director")]
 
 
-def test_passwords_and_pins_are_never_stored_in_clear(app, runner):
+def test_passwords_and_pins_are_never_stored_in_clear(app, runner, monkeypatch):
+    import ast
+    import inspect
+
+    from app.services import accounts
+    from tests.conftest import TEST_PASSWORD_HASH
+
+    # the password's cost as the app runs, as written in its module (the tests run at
+    # TEST_PASSWORD_HASH): werkzeug's scrypt at its own cost
+    production = next(n.value.value for n in ast.parse(inspect.getsource(accounts)).body
+                      if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "PASSWORD_HASH")
+    assert production == "scrypt" and accounts.PASSWORD_HASH == TEST_PASSWORD_HASH
+    monkeypatch.setattr(accounts, "PASSWORD_HASH", production)
     r = runner.invoke(args=["user", "create", "marta", "--role", "scorer"], input="clear-text-secret\n")
     assert r.exit_code == 0, r.output
     client = tc(app, user="marta", role="scorer")
@@ -123,7 +135,8 @@ def test_passwords_and_pins_are_never_stored_in_clear(app, runner):
                     assert "clear-text-secret" not in str(value)
                     # (a 4-digit PIN may turn up inside a random salt or digest by chance)
                     assert not {"4821", "9753"} & set(re.split(r"[$:]", str(value)))
-        hashes = [h for (h,) in conn.execute(text("SELECT password_hash FROM user_account"))]
+        rows = conn.execute(text("SELECT username, password_hash FROM user_account")).all()
+        hashes = [h for (_, h) in rows]
         pins = [h for (h,) in conn.execute(text("SELECT pin_hash FROM seat_pin ORDER BY seat"))]
     from werkzeug.security import check_password_hash
 
@@ -131,6 +144,8 @@ def test_passwords_and_pins_are_never_stored_in_clear(app, runner):
     # a PIN's hash costs little (the throttle guards its 10,000 values), a password's much more
     assert all(h.startswith("scrypt:2048:") for h in pins)
     assert all(not h.startswith("scrypt:2048:") for h in hashes)
+    marta = [h for (name, h) in rows if name == "marta"]
+    assert len(marta) == 1 and marta[0].startswith("scrypt:32768:8:1$")     # werkzeug's full cost
     assert check_password_hash(pins[0], "4821") and check_password_hash(pins[1], "9753")
 
 
