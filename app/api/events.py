@@ -109,6 +109,8 @@ class EventOut(_Strict):
     season_id = fields.Integer(allow_none=True, required=True)
     players = fields.List(fields.String(), required=True)
     rounds = fields.List(fields.Nested(RoundOut), required=True)
+    status = fields.String(required=True, validate=validate.OneOf(events.STATUSES), metadata={
+        "description": "running; finished once the last planned round is drawn and all its tables locked"})
 
 
 class StandingOut(_Strict):
@@ -139,6 +141,7 @@ def event_body(event: Event) -> dict[str, Any]:
     session = get_session()
     names = events.names_of(session, [e.player_id for e in event.entrants])
     rounds = []
+    tables: list[events.TableStatus] = []
     for rnd, drawn in zip(event.drawn, events.past_draws(session, event), strict=True):
         tables = events.round_tables(session, rnd)
         out = names | events.names_of(session, list(rnd.sitting_out))
@@ -151,7 +154,7 @@ def event_body(event: Event) -> dict[str, Any]:
             "options": event.options, "planned_rounds": event.rounds, "seating": event.seating,
             "scoring": event.scoring, "ranking_points": event.ranking_points, "sit_out": event.sit_out,
             "season_id": event.season_id, "players": sorted(names.values(), key=str.casefold),
-            "rounds": rounds}
+            "rounds": rounds, "status": events.event_status(event, tables)}
 
 
 def _created(event: Event) -> Any:

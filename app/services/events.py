@@ -340,6 +340,18 @@ def _seat_pins(session: Session, event: Event, game_id: int, seats: Sequence[int
             stored.pin_hash, stored.failures, stored.wait_until = wanted, 0, None
 
 
+#: An event's life (issue 38): running until its last planned round is drawn and every table
+#: of it is locked (its four seats confirmed the sheet), then finished.
+STATUSES = ("running", "finished")
+
+
+def event_status(event: Event, last_round: Sequence[TableStatus]) -> str:
+    """``finished`` once every planned round is drawn and the last one's tables are all
+    locked (``last_round``: :func:`round_tables` of the last round drawn), else ``running``."""
+    done = len(event.drawn) >= event.rounds and bool(last_round) and all(t.locked for t in last_round)
+    return STATUSES[1] if done else STATUSES[0]
+
+
 def _started(rnd: EventRound) -> bool:
     return any(t.game.record.get("hands") for t in rnd.tables)
 

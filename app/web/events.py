@@ -114,7 +114,8 @@ def _round_view(session: Any, event: Event) -> dict[str, Any]:
     tables = events.round_tables(session, rnd)
     names = events.names_of(session, list(rnd.sitting_out))
     return {"round": rnd, "tables": tables, "sitting_out": [names[p] for p in rnd.sitting_out],
-            "all_locked": all(t.locked for t in tables)}
+            "all_locked": all(t.locked for t in tables),
+            "finished": events.event_status(event, tables) == "finished"}
 
 
 def _swap_form(view: dict[str, Any]) -> SwapForm:

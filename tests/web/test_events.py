@@ -15,8 +15,9 @@ from sqlalchemy import func, select
 from app.db import get_session
 from app.models import Event, Game, Player, SeatPin, StoredResult
 from app.services import events
+from tests.api.test_api import token_for
 from tests.conftest import load_record
-from tests.events_play import PIN, play
+from tests.events_play import PIN, confirm_all, play
 
 NAMES = [f"Socio {i:02d}" for i in range(1, 19)]
 
@@ -362,3 +363,24 @@ def test_an_event_matches_names_to_the_roster_and_refuses_look_alikes(app, clien
     with app.app_context():
         entrants = event_of(app, event_id).entrants
         assert "Ana" in {get_session().get(Player, e.player_id).name for e in entrants}
+
+
+def test_an_event_is_finished_once_its_last_round_is_locked(app, client):
+    """Issue 38, the event's life: running while a table of the last planned round is open;
+    once each is locked, the page says the event is over, shows the final standings and
+    offers no swap nor late arrival, and the API says "finished"."""
+    event_id = int(create(client, names=NAMES[:8], rounds="1").headers["Location"].rsplit("/", 1)[1])
+    token = token_for(app, "ev-api")
+    body = client.get(f"/api/v1/events/{event_id}", headers={"Authorization": f"Bearer {token}"}).get_json()
+    assert body["status"] == "running"
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert 'id="swap-form"' in page and 'id="event-finished"' not in page
+    with app.app_context():
+        session = get_session()
+        for table in event_of(app, event_id).drawn[0].tables:
+            confirm_all(session, play(session, table.game, 3))
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert 'id="event-finished"' in page and "Final standings" in page
+    assert 'id="swap-form"' not in page and 'id="late-form"' not in page
+    body = client.get(f"/api/v1/events/{event_id}", headers={"Authorization": f"Bearer {token}"}).get_json()
+    assert body["status"] == "finished"
