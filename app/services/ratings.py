@@ -279,7 +279,7 @@ def _remove_strays(session: Session, profile: str, where: Any, touched: set[int]
 
 
 def _rate_chunk(session: Session, profile: str, chunk: Sequence[Game], states: dict[int, State],
-                stored: Mapping[int, Sequence[dict[str, Any]]], touched: set[int]) -> int:
+                stored: Mapping[int, Sequence[dict[str, Any]]], touched: set[int], upper: Position) -> int:
     """Rates a chunk of games in order (``states`` moving on), writing the steps of those
     whose computed steps differ from ``stored``; their players go into ``touched``.
     Returns the games written."""
@@ -295,13 +295,16 @@ def _rate_chunk(session: Session, profile: str, chunk: Sequence[Game], states: d
     rs = RatingStep
     if gone:
         session.execute(delete(rs).where(rs.profile == profile, rs.game_id.in_(gone)))
-    if batch:
+    later = select(rs.game_id).where(rs.profile == profile, _after(rs.played_at, rs.game_id, upper, True))
+    if batch and session.execute(later.limit(1)).first() is not None:
         # a later game's step that holds a number a player's new step takes (a game now
         # finished, or moved earlier, numbers the later ones again): removed here, that game
-        # is written again when the walk reaches it
+        # is written again when the walk reaches it (none to look for without later steps:
+        # the latest game's save, ratings from nothing)
         keys = [(r["player_id"], r["games"]) for r in batch]
         for k in range(0, len(keys), 500):
             _remove_strays(session, profile, tuple_(rs.player_id, rs.games).in_(keys[k:k + 500]), touched)
+    if batch:
         session.execute(insert(STEP_TABLE), batch)
     return len(batch) // 4
 
@@ -331,7 +334,7 @@ def rate_from(session: Session, profile: str, at: Position | None) -> int:
         unknown = {s.player_id for g in chunk for s in g[2]} - states.keys()
         if unknown and at is not None:
             states.update(_last_states(session, profile, unknown, before=at))
-        written += _rate_chunk(session, profile, chunk, states, stored, touched)
+        written += _rate_chunk(session, profile, chunk, states, stored, touched, upper)
         lower, strict = upper, True
     _remove_strays(session, profile, _after(rs.played_at, rs.game_id, lower, strict), touched)
     if at is None:      # every rating of the profile is checked, not only the changed ones
