@@ -278,20 +278,54 @@ def _remove_strays(session: Session, profile: str, where: Any, touched: set[int]
     touched.update(int(pid) for (pid,) in gone)
 
 
+def _seats_agree(steps: Sequence[dict[str, Any]], game: Game) -> bool:
+    """A game's stored steps were rated from the seats it has now (same date too)."""
+    seats = game[2]
+    return len(steps) == len(seats) and all(
+        (int(r["seat"]), int(r["player_id"]), int(r["total"]), bool(r["won"])) == (
+            s.seat, s.player_id, s.total, s.won) and _naive(r["played_at"]) == _naive(game[1])
+        for r, s in zip(sorted(steps, key=lambda r: int(r["seat"])), seats, strict=True))
+
+
+def _state_after(step: Mapping[str, Any]) -> State:
+    return State(step["mu"], step["sigma"], step["games"], step["points"], step["wins"], step["streak"],
+                 step["best_streak"])
+
+
 def _rate_chunk(session: Session, profile: str, chunk: Sequence[Game], states: dict[int, State],
-                stored: Mapping[int, Sequence[dict[str, Any]]], touched: set[int], upper: Position) -> int:
+                stored: Mapping[int, Sequence[dict[str, Any]]], touched: set[int],
+                at: Position | None) -> int:
     """Rates a chunk of games in order (``states`` moving on), writing the steps of those
     whose computed steps differ from ``stored``; their players go into ``touched``.
-    Returns the games written."""
+    Returns the games written.
+
+    From a change (``at`` given) a game none of whose players the change has touched yet,
+    and whose stored steps were rated from the seats it has, would come out the same (a
+    game's steps depend on nothing but its seats and its players' states before it): its
+    steps are taken as they are, without computing them. A rebuild (``at`` None) computes
+    every game and compares."""
     gone: list[int] = []
     batch: list[dict[str, Any]] = []
     for game in chunk:
-        want = advance(states, profile, *game)
         have = stored.get(game[0], [])
+        players = {s.player_id for s in game[2]}
+        if at is not None and not players & touched and _seats_agree(have, game):
+            states.update((int(r["player_id"]), _state_after(r)) for r in have)
+            continue
+        if at is not None and players - states.keys():
+            states.update(_last_states(session, profile, players - states.keys(), before=at))
+        want = advance(states, profile, *game)
         if not _same_steps(have, want):
             gone += [game[0]] if have else []
             touched.update(int(r["player_id"]) for r in (*have, *want))
             batch.extend(want)
+    _write_steps(session, profile, gone, batch, touched, (chunk[-1][1], chunk[-1][0]))
+    return len(batch) // 4
+
+
+def _write_steps(session: Session, profile: str, gone: list[int], batch: list[dict[str, Any]],
+                 touched: set[int], upper: Position) -> None:
+    """The chunk's changed games: their old steps out, their new ones in."""
     rs = RatingStep
     if gone:
         session.execute(delete(rs).where(rs.profile == profile, rs.game_id.in_(gone)))
@@ -306,7 +340,6 @@ def _rate_chunk(session: Session, profile: str, chunk: Sequence[Game], states: d
             _remove_strays(session, profile, tuple_(rs.player_id, rs.games).in_(keys[k:k + 500]), touched)
     if batch:
         session.execute(insert(STEP_TABLE), batch)
-    return len(batch) // 4
 
 
 def rate_from(session: Session, profile: str, at: Position | None) -> int:
@@ -331,10 +364,7 @@ def rate_from(session: Session, profile: str, at: Position | None) -> int:
                                               tuple_(rs.played_at, rs.game_id) <= tuple_(*upper),
                                               rs.game_id.not_in(ids)), touched)
         stored = _steps_of(session, profile, rs.game_id.in_(ids))
-        unknown = {s.player_id for g in chunk for s in g[2]} - states.keys()
-        if unknown and at is not None:
-            states.update(_last_states(session, profile, unknown, before=at))
-        written += _rate_chunk(session, profile, chunk, states, stored, touched, upper)
+        written += _rate_chunk(session, profile, chunk, states, stored, touched, at)
         lower, strict = upper, True
     _remove_strays(session, profile, _after(rs.played_at, rs.game_id, lower, strict), touched)
     if at is None:      # every rating of the profile is checked, not only the changed ones

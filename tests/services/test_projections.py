@@ -36,7 +36,7 @@ WRITERS = {
     ("services/results.py", "_write"), ("services/results.py", "apply_deltas"),
     ("services/stats.py", "apply"), ("services/sums.py", "add_to_sums"),
     ("services/ratings.py", "_write_ratings"), ("services/ratings.py", "_rating_upsert"),
-    ("services/ratings.py", "_rate_chunk"), ("services/ratings.py", "_remove_strays"),
+    ("services/ratings.py", "_write_steps"), ("services/ratings.py", "_remove_strays"),
     ("services/projections.py", "season_changed"), ("services/projections.py", "season_removed"),
     ("services/projections.py", "rebuild"),
 }
