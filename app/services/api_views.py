@@ -115,6 +115,11 @@ def next_body(game: Game) -> dict[str, Any]:
     return body
 
 
+def _own_seat(game: Game, seat: int, u: User) -> bool:
+    """The seat is the user's own player's (they confirm it from their account)."""
+    return u.player_id is not None and 0 <= seat < 4 and game.seats[seat].player_id == u.player_id
+
+
 def confirm_seat(session: Session, game: Game, seat: int, pin: str | None,
                  u: User | None, version: int | None = None) -> dict[str, Any]:
     """A seat's confirmation (as the table page's): a PIN only from the game's scorer; no
@@ -125,8 +130,7 @@ def confirm_seat(session: Session, game: Game, seat: int, pin: str | None,
         if not can_score(session, u, game.id):
             raise ForbiddenError(Text("Seat PINs are typed on the phone of the game's scorer."))
         confirm.confirm_by_pin(session, game, seat, pin, u, version)
-    elif u.role == Role.DIRECTOR and (u.player_id is None or not 0 <= seat < 4
-                                      or game.seats[seat].player_id != u.player_id):
+    elif u.role == Role.DIRECTOR and not _own_seat(game, seat, u):
         confirm.confirm_by_director(session, game, seat, u, version)
     else:
         confirm.confirm_by_account(session, game, seat, u, version)

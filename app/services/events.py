@@ -265,11 +265,12 @@ def _draw(session: Session, event: Event, *, who: str, user_id: int | None, seed
                      forced_reason=reason)
     event.drawn.append(rnd)
     names = names_of(session, list(drawn.seated()))
+    pins = _night_pins(event)
     for n, table in enumerate(drawn.tables, start=1):
         game = start_game(session, profile=event.profile, players=[names[p] for p in table.seats],
                           first_seat=table.first_dealer, options=event.options, who=who,
                           scorer_id=user_id, commit=False)
-        _seat_pins(session, event, game.id, table.seats)
+        _seat_pins(session, pins, game.id, table.seats)
         rnd.tables.append(EventTable(number=n, game_id=game.id))
     session.add(EventLogEntry(event_id=event.id, who=who, action="draw", round_number=number,
                               reason=reason, detail={"seed": seed, "method": method}))
@@ -324,11 +325,15 @@ def _hold_event(session: Session, event: Event) -> None:
 
 # --- changes before a round starts ----------------------------------------------------------
 
-def _seat_pins(session: Session, event: Event, game_id: int, seats: Sequence[int]) -> None:
-    """A table's seat PINs are its players' PINs for the night: each seat gets the PIN of the
-    player sitting there (a seat whose player has none, none), at the draw and after every
-    swap -- a PIN belongs to the player, never to the seat."""
-    pins = {e.player_id: e.pin_hash for e in event.entrants}
+def _night_pins(event: Event) -> dict[int, str | None]:
+    """Each player's PIN for the night (hashed), by player id."""
+    return {e.player_id: e.pin_hash for e in event.entrants}
+
+
+def _seat_pins(session: Session, pins: dict[int, str | None], game_id: int, seats: Sequence[int]) -> None:
+    """A table's seat PINs are its players' PINs for the night (``pins``): each seat gets the
+    PIN of the player sitting there (a seat whose player has none, none), at the draw and
+    after every swap -- a PIN belongs to the player, never to the seat."""
     for seat, player_id in enumerate(seats):
         stored = session.get(SeatPin, (game_id, seat))
         wanted = pins.get(player_id)
@@ -382,7 +387,7 @@ def swap_players(session: Session, event: Event, first: str, second: str, *, who
     for t, old, new in zip(rnd.tables, before.tables, after.tables, strict=True):
         if old.seats != new.seats:
             _reseat(session, t.game, new.seats, names, who)
-            _seat_pins(session, event, t.game_id, new.seats)
+            _seat_pins(session, _night_pins(event), t.game_id, new.seats)
     rnd.sitting_out = list(after.sitting_out)
     session.add(EventLogEntry(event_id=event.id, who=who, action="swap", round_number=rnd.number,
                               detail={"players": [names[a], names[b]]}))

@@ -56,12 +56,10 @@ def _project_sums(session: Session, changes: Sequence[Change], scopes: Scopes) -
 
 def _project(session: Session, games: Sequence[Facts], *, from_nothing: bool = False) -> list[Change]:
     changes = results.project(session, games)
+    summed = changes
     if from_nothing:        # the rebuild: the sums start empty, so every game adds its rows
-        by_id = {f.game_id: f for f in games}
         summed = [Change(f.game_id, [], results.seat_rows(f.game_id, f.played_at, f.player_ids, f.values),
-                         {}, dict(enumerate(f.values.counters))) for f in by_id.values()]
-    else:
-        summed = changes
+                         {}, dict(enumerate(f.values.counters))) for f in games]
     _project_sums(session, summed, results.load_scopes(session))
     return changes
 

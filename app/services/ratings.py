@@ -329,8 +329,10 @@ def _write_steps(session: Session, profile: str, gone: list[int], batch: list[di
     rs = RatingStep
     if gone:
         session.execute(delete(rs).where(rs.profile == profile, rs.game_id.in_(gone)))
+    if not batch:
+        return
     later = select(rs.game_id).where(rs.profile == profile, _after(rs.played_at, rs.game_id, upper, True))
-    if batch and session.execute(later.limit(1)).first() is not None:
+    if session.execute(later.limit(1)).first() is not None:
         # a later game's step that holds a number a player's new step takes (a game now
         # finished, or moved earlier, numbers the later ones again): removed here, that game
         # is written again when the walk reaches it (none to look for without later steps:
@@ -338,8 +340,7 @@ def _write_steps(session: Session, profile: str, gone: list[int], batch: list[di
         keys = [(r["player_id"], r["games"]) for r in batch]
         for k in range(0, len(keys), 500):
             _remove_strays(session, profile, tuple_(rs.player_id, rs.games).in_(keys[k:k + 500]), touched)
-    if batch:
-        session.execute(insert(STEP_TABLE), batch)
+    session.execute(insert(STEP_TABLE), batch)
 
 
 def rate_from(session: Session, profile: str, at: Position | None) -> int:
