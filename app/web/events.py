@@ -80,6 +80,17 @@ def _spec(form: Any) -> events.EventSpec:
                             pins=pins)
 
 
+def _warn_of_missing_pins(event: Event) -> None:
+    """Players without a PIN: their seats confirm from an account, or a director vouches
+    (issue 38)."""
+    without = sum(1 for e in event.entrants if not e.pin_hash)
+    if without:
+        flash(ngettext("%(num)s player has no PIN: their seat is confirmed from their account "
+                       "or vouched for by a director before a table can lock.",
+                       "%(num)s players have no PIN: their seats are confirmed from their accounts "
+                       "or vouched for by a director before a table can lock.", without), "error")
+
+
 @bp.route("/events/new", methods=["GET", "POST"])
 def new() -> Any:
     form = EventForm()
@@ -96,12 +107,7 @@ def new() -> Any:
             field.errors = [*field.errors, service_text(e)]
         else:
             flash(_("Event created: round 1 is drawn."))
-            without = sum(1 for e in event.entrants if not e.pin_hash)
-            if without:     # their seats confirm from an account, or a director vouches (issue 38)
-                flash(ngettext("%(num)s player has no PIN: their seat is confirmed from their account "
-                               "or vouched for by a director before a table can lock.",
-                               "%(num)s players have no PIN: their seats are confirmed from their accounts "
-                               "or vouched for by a director before a table can lock.", without), "error")
+            _warn_of_missing_pins(event)
             return redirect(url_for("events.show", event_id=event.id), 303)
     status = 400 if request.method == "POST" else 200
     return render_template("events/new.html", form=form, options=_option_rows(form)), status
