@@ -62,9 +62,14 @@ class RoundOpen(Exception):
     def __init__(self, open_tables: list[int]) -> None:
         super().__init__(f"tables {open_tables} are not locked")
         self.open_tables = open_tables
-        self.text = Text("Tables %(tables)s are not locked yet: draw the next round when every "
-                         "table has confirmed its sheet, or force it giving a reason.",
-                         tables=", ".join(str(n) for n in open_tables))
+        # one table or several: the message lists the tables, it does not count them (in
+        # Russian 21 tables listed are "Столы", where ngettext's count would say "Стол")
+        tables = ", ".join(str(n) for n in open_tables)
+        self.text = (Text("Table %(tables)s is not locked yet: draw the next round when every "
+                          "table has confirmed its sheet, or force it giving a reason.", tables=tables)
+                     if len(open_tables) == 1 else
+                     Text("Tables %(tables)s are not locked yet: draw the next round when every "
+                          "table has confirmed its sheet, or force it giving a reason.", tables=tables))
 
 
 @dataclass

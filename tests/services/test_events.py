@@ -52,6 +52,13 @@ def test_creating_an_event_draws_round_one_with_a_game_per_table(session):
     assert session.scalar(select(func.count()).select_from(SeatPin).where(SeatPin.game_id == game.id)) == 4
 
 
+def test_the_round_open_refusal_names_one_table_or_several():
+    """The tables are listed, not counted: one is "Table 2 is", several "Tables 1, 3 are"
+    (the API said "Tables 1 are not locked yet")."""
+    assert str(events.RoundOpen([2]).text).startswith("Table 2 is not locked yet: ")
+    assert str(events.RoundOpen([1, 3]).text).startswith("Tables 1, 3 are not locked yet: ")
+
+
 @pytest.mark.parametrize(("field", "changes"), [
     ("name", {"name": "  "}), ("players", {"n": 3}), ("seating", {"seating": "chaos"}),
     ("scoring", {"scoring": "golf"}), ("rounds", {"rounds": 0}), ("sit_out", {"sit_out": "half"}),
