@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from app.rules import score_record
 from app.rules.analysis import analyse
 from tests.conftest import base_record
 
@@ -157,3 +158,72 @@ def test_a_hand_without_its_deal_keeps_the_page_without_viewer(client: Any, make
     assert status == 200
     assert 'id="viewer"' not in html and 'id="alternatives"' not in html
     assert 'data-rule="follow-suit"' in html and 'id="trick-grid"' in html   # the rest stays
+
+
+def _revoking_hand(profile: str, seed: int) -> dict[str, Any]:
+    """A no-tricks hand of ``profile`` with its deal, Beto leading, played at random by the
+    engine's legal cards except in trick 2, where the first seat that can breaks a rule."""
+    import random
+
+    from app.rules.cards import cards_of
+    from app.rules.hand import HandState
+    from app.rules.profiles import PROFILES
+    from app.rules.simulate import random_deal
+
+    rng = random.Random(seed)
+    deal = [[str(c) for c in cards_of(m)] for m in random_deal(PROFILES[profile], rng, 1)]
+    state = HandState(profile, {}, "no-tricks", None, 1, deal=deal)
+    broken = False
+    while not state.over:
+        legal = state.legal_cards()
+        seat = state.to_play
+        in_trick_2 = len(state.plays) // 4 == 1 and len(state.plays) % 4 > 0
+        held = [str(c) for c in cards_of(state.holding(seat) or 0)] if seat is not None else []
+        illegal = [c for c in held if c not in legal]
+        if in_trick_2 and not broken and illegal:
+            state.play(illegal[0])
+            broken = True
+        else:
+            state.play(rng.choice(legal))
+    assert broken
+    return {"contract": "no-tricks", "deal": deal, "tricks": [list(t) for t in state.tricks()]}
+
+
+def test_a_13_card_hand_early_on_shows_bounds_as_bounds(client: Any, make_game: Any,
+                                                        app: Any) -> None:
+    record = base_record("fiestas", hands=[_revoking_hand("fiestas", 0)])
+    gid = make_game(record=record)
+    budget = app.config["ANALYSIS_PAGE_BUDGET_S"]
+    app.config["ANALYSIS_PAGE_BUDGET_S"] = 0.2          # 12 tricks left: no exact value in time
+    try:
+        status, html = page(client, gid)
+    finally:
+        app.config["ANALYSIS_PAGE_BUDGET_S"] = budget
+    assert status == 200 and "Trick 1 of 13" in html
+    rows = parts(html).rows
+    assert rows and all(r["data-exact"] == "0" for r in rows)
+    assert "≥ " in html and "≤ " in html and "bounds: the search ran out of time" in html
+    for r in rows:       # sound bounds: guaranteed is at most possible
+        assert int(str(r["data-guaranteed"])) <= int(str(r["data-possible"]))
+    seat = next(v["seat"] for v in score_record(record)["hands"][0]["violations"])
+    listed = analyse(record, 0, 1, seat, 0.1)["alternatives"]       # the cards need no time
+    assert sorted(r["data-card"] for r in rows) == sorted(a["card"] for a in listed)
+
+
+@pytest.mark.parametrize("profile", ["ru32", "fiestas", "subastas", "rifki"])
+def test_every_trick_of_every_profile_renders(client: Any, make_game: Any, profile: str) -> None:
+    import random
+
+    from app.rules.simulate import random_game
+
+    record = random_game(profile, random.Random(5), hands=2)
+    gid = make_game(record=record)
+    for n, hand in enumerate(record["hands"], start=1):
+        count = len(hand["tricks"])
+        for k in (0, count // 2, count - 1):
+            r = client.get(f"/games/{gid}/hands/{n}?trick={k}")
+            html = r.get_data(as_text=True)
+            assert r.status_code == 200, (n, k)
+            assert f"Trick {k + 1} of {count}" in html
+            gone = {c for t in hand["tricks"][:k] for c in t}
+            assert shown(parts(html)) == {c for cards in hand["deal"] for c in cards} - gone
