@@ -61,6 +61,9 @@ DEFAULTS: dict[str, Any] = {
     # The search time of one analysis of a disputed play (app/api/analysis.py, ANALYSIS.md
     # §2: every request answers within 10 s); past it the values are sound bounds.
     "ANALYSIS_BUDGET_S": 8.0,
+    # The search time of all the alternatives the hand page shows (app/web/deal_viewer.py),
+    # shared among its violations: short, so the page answers fast; past it, bounds.
+    "ANALYSIS_PAGE_BUDGET_S": 1.5,
 }
 
 ENV_KEYS = ("DATABASE_URL", "SECRET_KEY", "CLUB_TIME_ZONE", "PROXY_COUNT", "PDF_CACHE_DIR",

@@ -425,7 +425,7 @@ def hand(game_id: int, n: int) -> Any:
     if not 1 <= n <= len(game.hands):
         abort(404)
     form = _ruling_form(game, n - 1, formdata=None)
-    return _hand_page(game, n - 1, form, {}, 200)
+    return view_of.hand_record_page(game, n - 1, form, {}, 200, step=request.args.get("trick"))
 
 
 def _hand_gone(game: Any, n: int) -> ConflictError:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask import render_template
+from flask import render_template, url_for
 from flask_babel import ngettext
 
 from app.rules.cards import BIT, SUIT_MASK, SUITS, Card, cards_of
@@ -18,6 +18,7 @@ from app.rules.errors import InputError
 from app.rules.hand import HandState, turn_order
 from app.services import queries
 from app.services.setup import Setup
+from app.web.deal_viewer import alternatives_views, viewer_view
 from app.web.messages import translate_error
 from app.web.words import (
     RULING_LABELS,
@@ -317,13 +318,24 @@ def hand_record_view(result: Any, index: int, players: list[str], lang: str) -> 
 
 
 def hand_record_page(game: Any, index: int, form: Any, errors: dict[str, list[str]],
-                     status: int, share: str | None = None) -> Any:
+                     status: int, share: str | None = None, step: str | None = None) -> Any:
     """The hand record page (with the ruling form, or read-only behind the share link
-    ``share``), from the game's kept replay."""
+    ``share``), from the game's kept replay; its deal viewer at the step ``?trick=``
+    asked for (``step``, as sent)."""
     players = list(game.record["players"])
     result = queries.replay_game(game)
     view = hand_record_view(result, index, players, current_lang())
+
+    def step_url(k: int) -> str:
+        if share:
+            return url_for("share.hand", token=share, n=index + 1, trick=k, _anchor="viewer")
+        return url_for("referee.hand", game_id=game.id, n=index + 1, trick=k, _anchor="viewer")
+
+    h = result.hands[index]
+    viewer = viewer_view(h, players, result.profile.clockwise, view["tricks"], step, step_url)
+    alternatives = alternatives_views(game.record, index, view["violations"], h.deal is not None)
     return render_template("referee/hand.html", h=view, game_id=game.id, players=players,
                            profile=result.profile, form=form, errors=errors,
                            version=game.version, lang=current_lang(), share=share,
-                           n_rows=len(game.hands)), status
+                           n_rows=len(game.hands), viewer=viewer,
+                           alternatives=alternatives), status

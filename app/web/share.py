@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, url_for
+from flask import Blueprint, Response, abort, request, url_for
 
 from app.db import get_session
 from app.printing import docs as pdf_docs
@@ -42,7 +42,8 @@ def hand(token: str, n: int) -> Any:
     game = shared_or_404(token)
     if not 1 <= n <= len(game.hands):
         abort(404)
-    return hand_record_page(game, n - 1, None, {}, 200, share=token)
+    return hand_record_page(game, n - 1, None, {}, 200, share=token,
+                            step=request.args.get("trick"))
 
 
 def _stamp(token: str) -> pdf_docs.PdfStamp | None:
