@@ -30,6 +30,7 @@ from app.rules import RecordError
 from app.rules.analysis import MISSING
 from app.rules.analysis import analyse as analyse_position
 from app.rules.limits import read_json
+from app.services import rating_backlog
 from app.services.imports import import_paths, record_paths
 from app.services.projections import rebuild as rebuild_all
 
@@ -66,6 +67,15 @@ def rebuild() -> None:
         summary = rebuild_all(session, progress=advance)
     click.echo(f"{summary.games} games, {summary.changed} changed, {summary.broken} no longer replay, "
                f"{summary.rerated} rated again ({time.perf_counter() - start:.1f} s)")
+
+
+@games_cli.command("rerate")
+def rerate() -> None:
+    """Bring ratings left behind by a correction up to date now (the job does it after the
+    correction's commit; this waits for it)."""
+    start = time.perf_counter()
+    parts = rating_backlog.catch_up_all(get_session())
+    click.echo(f"ratings up to date ({parts} part(s), {time.perf_counter() - start:.1f} s)")
 
 
 @games_cli.command("import")

@@ -5,6 +5,7 @@ from typing import Any
 
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import commands, db, security, user_commands
@@ -14,6 +15,7 @@ from app.api import v1
 from app.config import load_config
 from app.i18n import init_babel
 from app.printing import views as printing
+from app.services import rating_backlog
 from app.web import (
     account,
     auth,
@@ -68,4 +70,13 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     api_events.init_app(app)
     api_analysis.init_app(app)
     fast_poll.init_app(app)     # outermost: "nothing changed" before Flask is entered
+    _resume_ratings(app)
     return app
+
+
+def _resume_ratings(app: Flask) -> None:
+    """Ratings left behind by a stopped process are brought up to date (issue 41)."""
+    try:
+        rating_backlog.resume(db.get_db(app).engine)
+    except SQLAlchemyError as e:        # a database away or not migrated: the next save resumes it
+        app.logger.warning("ratings: could not look for a backlog at start-up: %s", e.__class__.__name__)

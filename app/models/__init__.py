@@ -18,12 +18,13 @@ from app.models.event import Event, EventLogEntry, EventPlayer, EventRound, Even
 from app.models.export import ExportJob, ExportState
 from app.models.game import Game, GameStatus, Seat
 from app.models.player import Player
-from app.models.rating import HeadToHead, PlayerStat, Rating, RatingStep, SeatStat
+from app.models.rating import HeadToHead, PlayerStat, Rating, RatingBacklog, RatingStep, SeatStat
 from app.models.result import PlayerTotal, SeatResult, StoredResult
 from app.models.season import Season
 
 __all__ = ["ApiToken", "AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "Event",
            "EventLogEntry", "EventPlayer", "EventRound", "EventTable", "ExportJob",
            "ExportState", "Game", "GameLink", "GameScorer", "GameStatus", "HeadToHead", "IdempotencyRecord",
-           "LinkKind", "LoginAttempt", "Player", "PlayerStat", "PlayerTotal", "Rating", "RatingStep",
-           "Role", "Seat", "SeatPin", "SeatResult", "SeatStat", "Season", "StoredResult", "User"]
+           "LinkKind", "LoginAttempt", "Player", "PlayerStat", "PlayerTotal", "Rating", "RatingBacklog",
+           "RatingStep", "Role", "Seat", "SeatPin", "SeatResult", "SeatStat", "Season", "StoredResult",
+           "User"]

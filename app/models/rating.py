@@ -99,3 +99,18 @@ class HeadToHead(Base):
 
 
 H2H_COLUMNS = ("games", "ahead", "behind", "points")
+
+
+class RatingBacklog(Base):
+    """A profile whose ratings are behind its games (issue 41): a correction reached more
+    later games than a request rates (:mod:`app.services.rating_backlog`), so the profile is
+    rated again from (``played_at``, ``game_id``) on by a job, a bounded chunk per
+    transaction, which moves the position on and deletes the row when it reaches the end.
+    ``since``: when the ratings fell behind (the pages say "ratings updating" meanwhile)."""
+
+    __tablename__ = "rating_backlog"
+
+    profile: Mapped[str] = mapped_column(String(16), primary_key=True)
+    played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    game_id: Mapped[int] = mapped_column(Integer)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -11,8 +11,10 @@ idempotent projector per derived family, in this order:
    only for the games whose rows differ;
 2. **sums** (player_total per scope, player_stat, head_to_head): :func:`_project_sums` --
    the difference between those games' old and new rows added;
-3. **ratings** (rating_step, rating): :func:`app.services.ratings.project` -- each profile
-   rated again from the earliest game whose rated facts changed, writing what differs.
+3. **ratings** (rating_step, rating): :func:`app.services.rating_backlog.project` -- each profile
+   rated again from the earliest game whose rated facts changed, writing what differs: in
+   the transaction when few rated games follow it, otherwise by a job after the commit
+   (a correction of an old game must not hold the club's saves; issue 41).
 
 ``games rebuild`` (:func:`rebuild`) runs the same three projectors over every game, the
 sums from nothing; a season's new or changed days (:func:`season_changed`) add its games'
@@ -36,7 +38,7 @@ from sqlalchemy.orm import Session
 
 from app.models import Game, GameStatus, HeadToHead, PlayerStat, PlayerTotal, Season, Seat, SeatResult
 from app.models.result import SEAT_COLUMNS
-from app.services import ratings, results, stats
+from app.services import rating_backlog, ratings, results, stats
 from app.services.results import Change, Facts, Scopes
 
 CHUNK = 500     # games read and projected at a time by a rebuild or a season's change
@@ -69,7 +71,7 @@ def games_changed(session: Session, games: Sequence[Facts]) -> list[Change]:
     projected from their facts (in the caller's transaction, no commit). Returns the
     changes of their stored rows."""
     changes = _project(session, games)
-    ratings.project(session, [(c.game_id, c.old, c.new) for c in changes])
+    rating_backlog.project(session, [(c.game_id, c.old, c.new) for c in changes])
     return changes
 
 
@@ -171,5 +173,6 @@ def rebuild(session: Session, chunk: int = CHUNK, progress: Callable[[int], Any]
         if progress is not None:
             progress(len(games))
     summary.rerated = ratings.rebuild(session)
+    rating_backlog.cleared(session)
     session.commit()
     return summary

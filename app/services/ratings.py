@@ -175,7 +175,7 @@ def _last_states(session: Session, profile: str, player_ids: Iterable[int], befo
 
 # --- writing ---------------------------------------------------------------------------------
 
-def _lock(session: Session, profile: str) -> None:
+def lock(session: Session, profile: str) -> None:
     """Rating a profile's games is one at a time (PostgreSQL: a transaction lock per
     profile; SQLite serializes writers itself): two saves never rate from the same state."""
     if session.get_bind().dialect.name == "postgresql":
@@ -234,11 +234,11 @@ Game = tuple[int, datetime, list[SeatLine]]     # (game id, played at, its four 
 GAMES_PER_CHUNK = CHUNK_ROWS // 4
 
 
-def _chunks(games: Iterable[Game]) -> Iterator[list[Game]]:
+def _chunks(games: Iterable[Game], size: int = GAMES_PER_CHUNK) -> Iterator[list[Game]]:
     chunk: list[Game] = []
     for game in games:
         chunk.append(game)
-        if len(chunk) == GAMES_PER_CHUNK:
+        if len(chunk) == size:
             yield chunk
             chunk = []
     if chunk:
@@ -294,22 +294,23 @@ def _state_after(step: Mapping[str, Any]) -> State:
 
 def _rate_chunk(session: Session, profile: str, chunk: Sequence[Game], states: dict[int, State],
                 stored: Mapping[int, Sequence[dict[str, Any]]], touched: set[int],
-                at: Position | None) -> int:
-    """Rates a chunk of games in order (``states`` moving on), writing the steps of those
-    whose computed steps differ from ``stored``; their players go into ``touched``.
-    Returns the games written.
+                at: Position | None, skip: bool) -> int:
+    """Rates a chunk of games in order (``states`` moving on; a player not in it yet starts
+    from their last step before ``at``), writing the steps of those whose computed steps
+    differ from ``stored``; their players go into ``touched``. Returns the games written.
 
-    From a change (``at`` given) a game none of whose players the change has touched yet,
-    and whose stored steps were rated from the seats it has, would come out the same (a
-    game's steps depend on nothing but its seats and its players' states before it): its
-    steps are taken as they are, without computing them. A rebuild (``at`` None) computes
-    every game and compares."""
+    ``skip`` (a change rated in one walk): a game none of whose players the change has
+    touched yet, and whose stored steps were rated from the seats it has, would come out the
+    same (a game's steps depend on nothing but its seats and its players' states before
+    it): its steps are taken as they are, without computing them. Otherwise (a rebuild, a
+    part of a backlog: what was touched before the part is not known) every game is
+    computed and compared."""
     gone: list[int] = []
     batch: list[dict[str, Any]] = []
     for game in chunk:
         have = stored.get(game[0], [])
         players = {s.player_id for s in game[2]}
-        if at is not None and not players & touched and _seats_agree(have, game):
+        if skip and not players & touched and _seats_agree(have, game):
             states.update((int(r["player_id"]), _state_after(r)) for r in have)
             continue
         if at is not None and players - states.keys():
@@ -352,29 +353,45 @@ def rate_from(session: Session, profile: str, at: Position | None) -> int:
     player whose steps changed is set to their last state. Idempotent: when the stored steps
     agree, nothing is written -- a table that finishes after the others of its round computes
     their games again (60 µs each) and writes its own only. Returns the games written."""
-    _lock(session, profile)
+    return walk(session, profile, at, skip=at is not None)[0]
+
+
+def walk(session: Session, profile: str, at: Position | None, *, skip: bool,
+         games: int | None = None) -> tuple[int, Position | None]:
+    """:func:`rate_from`'s walk, at most ``games`` games long when given (a part of a
+    backlog, :mod:`app.services.rating_backlog`: the steps before ``at`` are final, those
+    from where the part stops are left to the next part; the ratings of the players it
+    touched say where the part left them). Returns the games written and the position of
+    the first game not rated (None: the walk reached the profile's last game)."""
+    lock(session, profile)
     rs = RatingStep
     states: dict[int, State] = {}
     touched: set[int] = set()
-    written = 0
+    written, rated = 0, 0
     lower, strict = at, False
-    for chunk in _chunks(finished_games(session, profile, at)):
+    stop: Position | None = None
+    for chunk in _chunks(finished_games(session, profile, at), games or GAMES_PER_CHUNK):
+        if games is not None and rated >= games:
+            stop = (chunk[0][1], chunk[0][0])
+            break
         upper = (chunk[-1][1], chunk[-1][0])
         ids = [g[0] for g in chunk]
         _remove_strays(session, profile, and_(_after(rs.played_at, rs.game_id, lower, strict),
                                               tuple_(rs.played_at, rs.game_id) <= tuple_(*upper),
                                               rs.game_id.not_in(ids)), touched)
         stored = _steps_of(session, profile, rs.game_id.in_(ids))
-        written += _rate_chunk(session, profile, chunk, states, stored, touched, at)
+        written += _rate_chunk(session, profile, chunk, states, stored, touched, at, skip)
+        rated += len(chunk)
         lower, strict = upper, True
-    _remove_strays(session, profile, _after(rs.played_at, rs.game_id, lower, strict), touched)
+    if stop is None:
+        _remove_strays(session, profile, _after(rs.played_at, rs.game_id, lower, strict), touched)
     if at is None:      # every rating of the profile is checked, not only the changed ones
         touched |= states.keys() | set(session.scalars(select(Rating.player_id)
                                                         .where(Rating.profile == profile)))
     elif touched - states.keys():
         states.update(_last_states(session, profile, touched - states.keys(), before=at))
     _write_ratings(session, profile, touched, states, only_changed=at is None)
-    return written
+    return written, stop
 
 
 def _naive(at: datetime) -> datetime:
@@ -389,22 +406,35 @@ def _rated_key(rows: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
 Rows = Sequence[dict[str, Any]]
 
 
-def project(session: Session, changes: Iterable[tuple[int, Rows, Rows]]) -> int:
-    """The ratings' projector: after games' stored seat rows went from ``old`` to ``new``
-    (``changes``: (game id, old, new); no rows: a new game), each profile with a change in
-    what ratings read (players, totals, date, finished) rated again from its earliest such
-    game (:func:`rate_from`). Returns the games written."""
-    starts: dict[str, Position] = {}
+def starts(changes: Iterable[tuple[int, Rows, Rows]]) -> dict[str, Position]:
+    """Where each profile's ratings must be rated again from after games' stored seat rows
+    went from ``old`` to ``new`` (``changes``: (game id, old, new); no rows: a new game): its
+    earliest game with a change in what ratings read (players, totals, date, finished).
+    :func:`app.services.rating_backlog.project` rates from there (:func:`rate_from`), in
+    the request or by a job."""
+    out: dict[str, Position] = {}
     for game_id, old, new in changes:
         if _rated_key(old) == _rated_key(new):
             continue
         for rows in (old, new):
             if rows and rows[0]["complete"]:
                 profile, at = str(rows[0]["profile"]), (rows[0]["played_at"], game_id)
-                first = starts.get(profile)
-                if first is None or (_naive(at[0]), at[1]) < (_naive(first[0]), first[1]):
-                    starts[profile] = at
-    return sum(rate_from(session, profile, at) for profile, at in sorted(starts.items()))
+                first = out.get(profile)
+                if first is None or earlier(at, first):
+                    out[profile] = at
+    return out
+
+
+def earlier(a: Position, b: Position) -> bool:
+    return (_naive(a[0]), a[1]) < (_naive(b[0]), b[1])
+
+
+def later_games(session: Session, profile: str, at: Position, limit: int) -> int:
+    """How many rated games of the profile come after ``at`` (counted up to ``limit``)."""
+    rs = RatingStep
+    found = (select(rs.game_id).where(rs.profile == profile, _after(rs.played_at, rs.game_id, at, True))
+             .distinct().limit(limit).subquery())
+    return int(session.scalar(select(func.count()).select_from(found)) or 0)
 
 
 def rebuild(session: Session) -> int:

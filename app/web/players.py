@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from app.db import get_session
 from app.rules import PROFILES
 from app.security import Response, id_arg
-from app.services import queries, ratings, standings, stats
+from app.services import queries, rating_backlog, ratings, standings, stats
 from app.web.chart import series_svg
 from app.web.common import SafeCsvWriter, lang, shown
 from app.web.messages import field_label
@@ -98,7 +98,7 @@ def games(player_id: int) -> Any:
         "players/games.html", player=player, played=played, games=page.games, seat_of=seat_of,
         profiles=PROFILES, lang=lang(), field_label=field_label,
         charts={p.profile: _charts(session, player_id, p.profile) for p in played},
-        shown_base=ratings.SHOWN_BASE, shown_scale=ratings.SHOWN_SCALE,
+        behind=rating_backlog.behind(session), shown_base=ratings.SHOWN_BASE, shown_scale=ratings.SHOWN_SCALE,
         next_url=url_for("players.games", player_id=player_id, after=page.next_cursor)
         if page.next_cursor else None,
         first_url=url_for("players.games", player_id=player_id) if after else None)
@@ -138,5 +138,6 @@ def rating_board() -> Any:
             errors["min"] = _("Write a whole number from 1 to %(most)s.", most=MAX_MIN_GAMES)
     board = ratings.leaderboard(get_session(), profile, min_games)
     return render_template("players/ratings.html", board=board, profile=profile, min_games=min_games,
+                           behind=rating_backlog.behind(get_session()),
                            profiles=PROFILES, errors=errors, shown_base=ratings.SHOWN_BASE,
                            shown_scale=ratings.SHOWN_SCALE), 400 if errors else 200
