@@ -14,7 +14,7 @@ from werkzeug.datastructures import MultiDict
 from app.db import get_session
 from app.forms.games import VersionedForm
 from app.forms.hands import SetupForm, hand_form_class
-from app.rules import RecordError
+from app.rules import RecordError, get_profile
 from app.rules.results import NextHand
 from app.rules.schedule import slot_for
 from app.services import draft, entry, queries
@@ -74,22 +74,86 @@ def new(game_id: int) -> Any:
 AHEAD = 3
 
 
+def _hand_after(profile: Any, first_seat: int, number: int) -> NextHand | None:
+    """Hand ``number`` as the schedule has it, before the hands ahead of it reach the server:
+    its dealer, leader and, where the schedule fixes it, its contract; a chooser's hand
+    names its chooser, a fiesta its owner (what they choose or the auction decides is not
+    known yet). None: past the last hand."""
+    if number > profile.n_hands:
+        return None
+    slot = slot_for(profile, first_seat, number)
+    return NextHand(slot.number, slot.contract, slot.dealer, slot.owner, slot.chooser,
+                    slot.leader, slot.fiesta)
+
+
 def _ahead_context(ctx: entry.Context, ahead: int) -> entry.Context | None:
-    """The hand ``ahead`` hands after the next one, as the schedule has it -- where the
-    schedule alone fixes its contract, dealer and leader (not a chooser's or an auction's
-    hand) -- for a phone that will enter it with no network on top of the ones before (the
-    engine checks it when it arrives). None: the schedule does not fix it."""
+    """The hand ``ahead`` hands after the next one, as the schedule has it, for a phone that
+    will enter it with no network on top of the ones before (the engine checks it when it
+    arrives). A chooser's or a fiesta's hand is one too: its page says what is not known
+    yet. None: no such hand."""
     if ctx.next is None or not 1 <= ahead <= AHEAD:
         return None
-    number = ctx.next.number + ahead
-    if number > ctx.profile.n_hands:
-        return None
-    slot = slot_for(ctx.profile, ctx.prefix_result.record.first_seat, number)
-    if slot.contract is None or slot.fiesta:
-        return None
-    after = NextHand(slot.number, slot.contract, slot.dealer, slot.owner, slot.chooser,
-                     slot.leader, slot.fiesta)
-    return replace(ctx, index=ctx.index + ahead, next=after)
+    after = _hand_after(ctx.profile, ctx.prefix_result.record.first_seat, ctx.next.number + ahead)
+    return None if after is None else replace(ctx, index=ctx.index + ahead, next=after)
+
+
+@bp.app_template_global("hands_ahead")
+def hands_ahead(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sheet's next hand and the few after it, each with its row (the sheet kept on a
+    phone shows the one after the hands waiting there: static/js/offline.js)."""
+    nxt: dict[str, Any] = view.get("next") or {}
+    seat = nxt.get("dealer") if nxt.get("dealer") is not None else nxt.get("chooser")
+    if seat is None:
+        return []
+    profile = get_profile(view["profile"])
+    first_seat = (seat - nxt["number"] + 1) % 4
+    out = []
+    for ahead in range(1, AHEAD + 1):
+        after = _hand_after(profile, first_seat, nxt["number"] + ahead)
+        if after is None:
+            break
+        out.append({"row": view["n_rows"] + 1 + ahead, "next": after,
+                    "not_known": _not_known(after, view["players"], after.number - 1)})
+    return out
+
+
+def _not_known(nxt: NextHand, players: list[str], before: int) -> str | None:
+    """What a page of a later hand (entered on top of hands the server has not had) cannot
+    know yet: what its chooser may still choose, or what its fiesta's auction decides."""
+    if nxt.fiesta and nxt.owner is not None:
+        return str(_("Not known yet: hand %(n)s is the fiesta of %(name)s, and its auction is "
+                 "entered call by call with the server. Enter it once hand %(before)s and the "
+                 "ones before it have been sent.", n=nxt.number, name=players[nxt.owner],
+                 before=before))
+    if nxt.contract is None and nxt.chooser is not None:
+        return str(_("Not known yet: %(name)s chooses the contract, and what is left to choose "
+                 "depends on hand %(before)s and the ones before it, which wait on this phone. "
+                 "Choose what is played: the server checks it when they arrive.",
+                 name=players[nxt.chooser], before=before))
+    return None
+
+
+def chosen_ahead(ctx: entry.Context, contract: str | None, trump: str | None
+                  ) -> setup_service.SetupStep:
+    """The setup of a chooser's hand on a page ahead: the hands before it wait on the phone,
+    so what the chooser may still choose is not known here. A contract the engine refuses
+    for the whole table now (played its times) stays refused; the limits of the seat that
+    chooses next now (``choice-limit``) are not this chooser's, so those are offered: the
+    server checks the choice when the hand arrives."""
+    chooser = ctx.next.chooser
+    choices = tuple(replace(c, allowed=True, rule=None, message=None, error=None)
+                    if c.rule == "choice-limit" else c for c in entry.rifki_choices(ctx))
+    step = setup_service.SetupStep("choose", chooser=chooser, choices=choices,
+                                   quota=entry.chooser_quota(ctx, chooser))
+    known = ctx.profile.contracts.get(contract or "")
+    if known is None or not any(c.allowed and c.contract == contract for c in choices):
+        return step
+    trump = trump if known.trump_game and trump in setup_service.SUITS else None
+    if known.trump_game and trump is None:
+        return step
+    params = {"contract": known.id, **({"trump": trump} if trump else {})}
+    return replace(step, step="ready",
+                   setup=setup_service.Setup(known.id, trump, ctx.next.leader, None, None, "", params))
 
 
 @bp.route("/games/<int:game_id>/hands/<int:row>/edit", methods=["GET", "POST"])
@@ -119,27 +183,55 @@ def offline_pages(game_id: int) -> Any:
     index = len(game.hands)
     ctx = entry.context(game.record, index)
     urls: list[str] = []
-    for ahead in range(1, AHEAD + 1):     # the hands after it, where the schedule fixes them
+    for ahead in range(1, AHEAD + 1):     # the hands after it, each on its own row's pages
         later = _ahead_context(ctx, ahead)
         if later is None:
             break
-        spec = entry.entry_spec(later.profile, later.next.contract)
-        urls += [url_for("hands.new", game_id=game.id, row=index + 1 + ahead, ahead=ahead, mode=mode)
-                 for mode in ["counts"] + (["captures"] if spec.has_cards else [])]
+        urls += _entry_urls(later, dict(game_id=game.id, row=index + 1 + ahead, ahead=ahead))
     if ctx.next is not None:
         urls.append(url_for("hands.new", game_id=game.id))
         urls.append(url_for("hands.new", game_id=game.id, row=index + 1))
         urls.append(url_for("hands.new", game_id=game.id, mode="tricks"))   # "trick by trick"
-        for ready in setup_service.ready_setups(ctx):
-            spec = entry.entry_spec(ctx.profile, ready.contract)
-            modes = ["counts"] + (["captures"] if spec.has_cards else [])
-            modes += ["tricks"] if ctx.profile.contracts[ready.contract].played else []
-            params: dict[str, Any] = dict(ready.params)
-            urls += [url_for("hands.new", game_id=game.id, row=index + 1, mode=mode, **params)
-                     for mode in modes]
+        urls += _entry_urls(ctx, dict(game_id=game.id, row=index + 1))
     response = jsonify(version=game.version, urls=urls)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _entry_urls(ctx: entry.Context, where: dict[str, Any]) -> list[str]:
+    """The entry pages of hand ``ctx.index`` a phone keeps: each complete setup in each entry
+    mode (counts, captured cards, trick by trick); a chooser's hand ahead also its choice
+    (each contract offered), a fiesta ahead only its page saying what is not known yet."""
+    ahead = where.get("ahead")
+    if ahead and ctx.next.fiesta:
+        return [url_for("hands.new", **where)]
+    if ahead and ctx.next.contract is not None:      # fixed by the schedule: no setup to name
+        return [url_for("hands.new", **where, mode=mode) for mode in _modes(ctx, ctx.next.contract)]
+    if ahead:
+        setups = [s.setup for c in chosen_ahead(ctx, None, None).choices if c.allowed
+                  for t in (setup_service.SUITS if ctx.profile.contracts[c.contract].trump_game else (None,))
+                  if (s := chosen_ahead(ctx, c.contract, t)).setup is not None]
+        urls = [url_for("hands.new", **where, mode=mode) for mode in ("counts", "tricks")]
+    else:
+        setups = setup_service.ready_setups(ctx)
+        urls = []
+    for ready in setups:
+        urls += [url_for("hands.new", **where, mode=mode, **_url_args(ready.params))
+                 for mode in _modes(ctx, ready.contract)]
+    return urls
+
+
+def _url_args(params: dict[str, str]) -> dict[str, Any]:
+    """URL parameters as url_for takes them (its own keywords are typed)."""
+    return dict(params)
+
+
+def _modes(ctx: entry.Context, contract: str) -> list[str]:
+    """The entry modes of a contract: counts, captured cards where it scores cards, trick by
+    trick where it is played."""
+    spec = entry.entry_spec(ctx.profile, contract)
+    return (["counts"] + (["captures"] if spec.has_cards else [])
+            + (["tricks"] if ctx.profile.contracts[contract].played else []))
 
 
 @bp.post("/games/<int:game_id>/hands/last/delete")
@@ -240,20 +332,25 @@ def _entry(game: Any, index: int, taken: bool = False, ahead: int = 0) -> Any:
     editing = index < len(game.hands)
     ctx = entry.context(game.record, index)
     if ahead:
-        ctx, index = _ahead_or_404(ctx, ahead)
+        ctx, index = ahead_or_404(ctx, ahead)
     elsewhere = _elsewhere(game, index, ctx, editing)
     if elsewhere is not None:
         return elsewhere
     changing = _changing()
     setup = _setup_form(ctx, editing, changing)
-    step = setup_service.resolve(ctx, setup.contract.data, setup.trump.data, setup.leader.data,
-                                 setup.auction.data)
+    if ahead and ctx.next.chooser is not None:
+        step = chosen_ahead(ctx, setup.contract.data, setup.trump.data)
+    else:
+        step = setup_service.resolve(ctx, setup.contract.data, setup.trump.data, setup.leader.data,
+                                     setup.auction.data)
     page = _page(game, index, ctx, editing, taken, setup, step, _carried(changing))
+    if ahead:      # the hands before it wait on the phone: what the server cannot know yet
+        page.update(ahead=ahead, not_known=_not_known(ctx.next, ctx.players, ctx.next.number - 1))
     ready = step.setup
-    if ready is None:
+    if ready is None or (ahead and ctx.next.fiesta):
         return _setup_problems(page, step, index)
     if setup.mode.data == "tricks" and ctx.profile.contracts[ready.contract].played:
-        return _to_tricks(game, index, editing, ready)
+        return _to_tricks(game, index, editing, ready, ahead)
     spec, mode, form_cls = _entry_form(ctx, ready, setup.mode.data)
     posted = request.method == "POST"
     if posted and request.form.get("preview") == "1":
@@ -264,7 +361,7 @@ def _entry(game: Any, index: int, taken: bool = False, ahead: int = 0) -> Any:
     return _show(game, index, ctx, page, form_cls, changing)
 
 
-def _ahead_or_404(ctx: entry.Context, ahead: int) -> tuple[entry.Context, int]:
+def ahead_or_404(ctx: entry.Context, ahead: int) -> tuple[entry.Context, int]:
     """The context of a later hand's page and its index (404 when there is none)."""
     later = _ahead_context(ctx, ahead)
     if later is None:
@@ -305,11 +402,14 @@ def _elsewhere(game: Any, index: int, ctx: entry.Context, editing: bool) -> Any:
     return None
 
 
-def _to_tricks(game: Any, index: int, editing: bool, ready: setup_service.Setup) -> Any:
-    """The setup is complete: the hand is played card by card on the referee's page."""
+def _to_tricks(game: Any, index: int, editing: bool, ready: setup_service.Setup, ahead: int = 0) -> Any:
+    """The setup is complete: the hand is played card by card on the referee's page (a page
+    ahead: that hand's, see _ahead_context)."""
     if editing:
         return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
     params: dict[str, Any] = {**ready.params, "row": str(index + 1)}
+    if ahead:
+        params["ahead"] = str(ahead)
     return redirect(url_for("referee.tricks", game_id=game.id, **params))
 
 
@@ -323,7 +423,7 @@ def _page(game: Any, index: int, ctx: entry.Context, editing: bool, taken: bool,
         "step_url": lambda **p: _step_url(game.id, index, editing, **{**carried, **p}),
         "version": game.version, "field_label": field_label,
         "step": step, "carried": carried, "auction_raw": setup.auction.data or "",
-        "taken": taken, "changes": None,
+        "taken": taken, "changes": None, "ahead": 0, "not_known": None,
     }
 
 

@@ -29,6 +29,7 @@ from app.services.errors import BadInput, ConflictError, LockedError, NothingCha
 from app.web import referee_view as view_of
 from app.web.auth import actor, director_reason
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
+from app.web.hands import ahead_or_404, chosen_ahead
 from app.web.idempotent import note_problems, note_saved, outbox_save
 from app.web.messages import problem_text, translate_error
 from app.web.words import violation_row
@@ -44,6 +45,11 @@ SETUP_KEYS = ("contract", "trump", "leader", "auction")
 @outbox_save
 def tricks(game_id: int) -> Any:
     game = load_game_or_404(game_id)
+    ahead = request.args.get("ahead", type=int) if request.method == "GET" else None
+    if ahead:      # a later hand's page, kept by the phone (offline.json): that hand's setup
+        if request.args.get("row", type=int) != len(game.hands) + 1 + ahead:
+            abort(409)                     # the game moved since offline.json named it
+        return _tricks(game, len(game.hands), ahead=ahead)
     index, taken = new_hand_row(game)      # the cards entered stay on the row they were for
     return _tricks(game, index, taken=taken)
 
@@ -68,14 +74,18 @@ def _state_url(game_id: int, index: int, editing: bool, setup: setup_service.Set
     return base + "?" + urlencode(params, safe=",")
 
 
-def _tricks(game: Any, index: int, taken: bool = False) -> Any:
+def _tricks(game: Any, index: int, taken: bool = False, ahead: int = 0) -> Any:
     """Trick entry for hand `index`: a correction of a stored hand, a new hand, or (taken)
-    a new hand whose row another phone recorded meanwhile (saving replaces theirs).
+    a new hand whose row another phone recorded meanwhile (saving replaces theirs); with
+    ``ahead``, the hand that many after the next one (app.web.hands._ahead_context).
 
     Load, set the hand up (the setup service), then the deal step or the play step."""
     editing = index < len(game.hands) and not taken
     try:
         ctx = entry.context(game.record, index)
+        if ahead:
+            ctx = ahead_or_404(ctx, ahead)[0]
+            index = ctx.index
     except RecordError as e:
         flash(translate_error(e), "error")
         return redirect(url_for("games.sheet", game_id=game.id))
@@ -107,7 +117,9 @@ def _tricks_page(game: Any, index: int, ctx: entry.Context, editing: bool, taken
         # the correction of a hand entered trick by trick opens the trick page again)
         "counts_url": (url_for("hands.edit", game_id=game.id, row=index + 1, mode="counts",
                                **_any(setup.params)) if editing or taken
-                       else url_for("hands.new", game_id=game.id, **_any(setup.params))),
+                       # a hand the schedule fixes: its entry page as the phone keeps it
+                       else url_for("hands.new", game_id=game.id, row=index + 1,
+                                    **({} if ctx.next.contract else _any(setup.params)))),
     }
     note_problems(page["errors"])
     if taken:
@@ -157,8 +169,11 @@ def _tricks_setup(game: Any, index: int, ctx: entry.Context) -> Any:
 def _new_tricks_setup(game: Any, ctx: entry.Context) -> Any:
     """The setup in the address, asked of the setup service; else back to the setup steps."""
     args = request.args
-    step = setup_service.resolve(ctx, args.get("contract"), args.get("trump"),
-                                 args.get("leader"), args.get("auction"))
+    if ctx.index > len(game.hands) and ctx.next.chooser is not None:     # a chooser's hand ahead
+        step = chosen_ahead(ctx, args.get("contract"), args.get("trump"))
+    else:
+        step = setup_service.resolve(ctx, args.get("contract"), args.get("trump"),
+                                     args.get("leader"), args.get("auction"))
     found = step.setup
     if found is not None and found.leader is not None:
         return found

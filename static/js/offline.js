@@ -200,9 +200,54 @@
       bar(items);
       rows(items);
       onTop(items);
+      nextPanel(items);
       document.body.dataset.outbox = String(items.length);   // for tests
       return items;
     }).catch(function () { return null; });
+  }
+
+  // --- the sheet's panel: the hand to enter next is the one after those waiting ----------
+  // The sheet names its next hand and each of the few after it (#next-ahead, a <template>
+  // per row, from the server); with hands waiting here, the panel and its two buttons show
+  // the hand after them -- the one the buttons open (sw.js serves that row's kept page).
+  function nextPanel(items) {
+    var ahead = document.getElementById("next-ahead");
+    var panel = document.getElementById("next-hand");
+    if (!ahead || !panel) return;
+    var a = ahead.dataset;
+    var enter = document.getElementById("enter-hand");
+    var tricks = document.getElementById("enter-tricks");
+    if (panel.kingsheetServer === undefined) {
+      panel.kingsheetServer = {html: Array.prototype.map.call(panel.querySelectorAll(":scope > .what, :scope > .who, :scope > .not-known"),
+                                                              function (el) { return el.outerHTML; }).join(""),
+                               enter: enter ? enter.textContent : "", tricks: tricks ? tricks.textContent : ""};
+    }
+    var waiting = mine(items).filter(function (i) { return !i.editing; });
+    var row = waiting.length ? Math.max(+a.nextRow, waiting[waiting.length - 1].row + 1) : +a.nextRow;
+    if (String(row) === panel.dataset.row) return;
+    var kept = ahead.querySelector('template[data-row="' + row + '"]');
+    var number = kept ? +kept.dataset.number : +a.nextNumber + (row - +a.nextRow);
+    var html = panel.kingsheetServer.html, over = false;
+    if (row !== +a.nextRow) {
+      over = number > +a.lastNumber;
+      var what = document.createElement("div");
+      what.className = "what";
+      what.textContent = over ? a.tAllWaiting : a.tHand.replace("#N#", number);
+      var later = document.createElement("p");
+      later.className = "not-known";
+      later.textContent = a.tLater.replace("#N#", number);
+      html = kept ? kept.innerHTML : what.outerHTML + (over ? "" : later.outerHTML);
+    }
+    panel.querySelectorAll(":scope > .what, :scope > .who, :scope > .not-known").forEach(function (el) { el.remove(); });
+    panel.insertAdjacentHTML("afterbegin", html);
+    [[enter, a.tEnter, panel.kingsheetServer.enter], [tricks, a.tTricks, panel.kingsheetServer.tricks]].forEach(function (b) {
+      if (!b[0]) return;
+      b[0].textContent = row === +a.nextRow ? b[2] : b[1].replace("#N#", number);
+      b[0].style.display = over ? "none" : "";
+    });
+    var first = document.getElementById("first-seat-form");
+    if (first) first.hidden = row !== +a.nextRow;
+    panel.dataset.row = String(row);          // for tests: the row the panel shows
   }
 
   // --- sending ----------------------------------------------------------------------------

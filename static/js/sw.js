@@ -63,7 +63,9 @@ var FILE = /^\/(?:static\/|favicon\.ico$|manifest\.webmanifest$)/;
 // schedule fixes (offline.json's "ahead" pages) are kept by their row as well: with hands
 // waiting in the outbox, the entry of the hand after them is that row's page (its own
 // contract, dealer and leader), else the next hand's page, on which offline.js says which
-// row it will be. The trick page is kept by its whole state.
+// row it will be. The trick page is kept by its whole state; its first page (no card played
+// yet) of a later hand (offline.json's "ahead" pages, reached through their "mode=tricks"
+// entry) by its setup and row, served like the entry pages.
 var ENTRY = /^\/games\/\d+\/hands\/new$/;
 var TRICKS = /^\/games\/\d+\/hands\/tricks$/;
 var SETUP = ["auction", "contract", "leader", "mode", "trump"];
@@ -82,30 +84,51 @@ function entryKey(url, row) {
   return u.toString();
 }
 
+// the first trick page of a hand: nothing in its address but its setup and row
+function firstTricks(u) {
+  var only = true;
+  u.searchParams.forEach(function (v, k) {
+    if (SETUP.indexOf(k) < 0 && k !== "row" && k !== "ahead") only = false;
+  });
+  return TRICKS.test(u.pathname) && only;
+}
+
+function tricksKey(url, row) {
+  var u = new URL(url);
+  u.hash = "";
+  var kept = new URLSearchParams();
+  SETUP.forEach(function (k) { if (u.searchParams.get(k)) kept.set(k, u.searchParams.get(k)); });
+  kept.set("row", String(row));
+  u.search = kept.toString();
+  return u.toString();
+}
+
 function keyOf(url) {
   var u = new URL(url);
   u.hash = "";
   if (ENTRY.test(u.pathname)) {
     return entryKey(url, u.searchParams.get("ahead") ? u.searchParams.get("row") : null);
   }
+  if (u.searchParams.get("ahead") && firstTricks(u)) return tricksKey(url, u.searchParams.get("row"));
   if (TRICKS.test(u.pathname)) u.searchParams.delete("row");
   u.searchParams.sort();
   return u.toString();
 }
 
-// The kept copy of a page: for a new hand's entry with hands of its game waiting in the
-// outbox, the page of the row after them when it was kept.
+// The kept copy of a page: for a new hand's entry (or its first trick page) with hands of
+// its game waiting in the outbox, the page of the row after them when it was kept.
 function lookup(url) {
   var u = new URL(url);
   var pages = caches.open(PAGES);
   function match(key) { return pages.then(function (c) { return c.match(key); }); }
-  if (!ENTRY.test(u.pathname) || !self.KingsheetOutbox) return match(keyOf(url));
+  var rowKey = ENTRY.test(u.pathname) ? entryKey : (firstTricks(u) ? tricksKey : null);
+  if (!rowKey || !self.KingsheetOutbox) return match(keyOf(url));
   var game = +u.pathname.split("/")[2];
   return self.KingsheetOutbox.all(game).then(function (items) {
     var waiting = items.filter(function (i) { return !i.editing; });
     if (!waiting.length) return null;
     var row = Math.max(+(u.searchParams.get("row") || 0), waiting[waiting.length - 1].row + 1);
-    return match(entryKey(url, row));
+    return match(rowKey(url, row));
   }).catch(function () { return null; }).then(function (hit) { return hit || match(keyOf(url)); });
 }
 

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from app.rules import load
+from app.rules import get_profile, load
+from app.rules.schedule import slot_for
 from tests.browser.conftest import ARGS, CHROMIUM, login, shot
 from tests.browser.netswitch import NetSwitch, go_offline, go_online
 from tests.browser.test_referee import import_game
@@ -126,10 +127,12 @@ def test_three_entry_modes_wait_across_a_restart_and_are_sent_once(phone1: Phone
     expect(page.locator("tr.pending-row")).to_have_count(1)
     expect(page.locator("#outbox-bar")).to_contain_text(re.compile(r"1 mano espera .*desde las \d\d:\d\d"))
 
-    # hand 6 (Kız almaz) by its counts, entered on top of the waiting hand
+    # hand 6 (Kız almaz) by its counts, entered on top of the waiting hand, on hand 6's page
     choose(page, "kiz-almaz")
     page.wait_for_selector("#hand-form[data-ready]")
-    expect(page.locator("#outbox-on-top")).to_contain_text("fila 6")
+    expect(page.locator("h1")).to_have_text("Mano 6")          # its own page (issue 39)
+    expect(page.locator("#hand-form")).to_have_attribute("data-row", "6")
+    expect(page.locator("#outbox-on-top")).to_have_count(0)
     expect(page.locator("#outbox-bar")).to_contain_text("1 mano espera")   # on the entry page too
     enter_counts(page, full.hands[5])
     page.click("#save-hand")
@@ -139,7 +142,9 @@ def test_three_entry_modes_wait_across_a_restart_and_are_sent_once(phone1: Phone
     # hand 7 (Kupa almaz again) by its captured cards, on top of both
     choose(page, "kupa-almaz")
     page.wait_for_selector("#hand-form[data-ready]")
-    expect(page.locator("#outbox-on-top")).to_contain_text("fila 7")
+    expect(page.locator("h1")).to_have_text("Mano 7")          # its own page (issue 39)
+    expect(page.locator("#hand-form")).to_have_attribute("data-row", "7")
+    expect(page.locator("#outbox-on-top")).to_have_count(0)
     enter_captures(page, full.hands[3])
     page.click("#save-hand")
     page.wait_for_url(re.compile(rf"/games/{gid}$"))
@@ -388,6 +393,116 @@ def test_installable_with_its_worker(phone1: Phone) -> None:
     assert errors == [], errors          # a persistent profile: no incognito exception
     manifest = page.request.get("/manifest.webmanifest").json()
     assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+
+
+# --- the hands after the next one, with no network (issue 39) -------------------------------
+
+def save_counts(page: Any, gid: int, h: Any) -> None:
+    """Types hand ``h``'s counts on the entry page and saves it: back on the sheet."""
+    enter_counts(page, h)
+    page.click("#save-hand")
+    page.wait_for_url(re.compile(rf"/games/{gid}$"))
+
+
+def test_the_sheet_and_trick_page_of_the_hand_after_a_waiting_one(phone1: Phone, live_app: Any) -> None:
+    record = load_record("ru32_complete.json")
+    full = load(record)
+    players = record["players"]
+    hand3 = slot_for(get_profile("ru32"), full.record.first_seat, 3)
+    page = phone1.start()
+    login(page)
+    gid = import_game(page, dict(record, hands=record["hands"][:1]))
+    ready_for_offline(page, gid)
+
+    phone1.offline()
+    page.click("#enter-hand")                      # hand 2, typed with no network
+    page.wait_for_selector("#hand-form[data-ready]")
+    expect(page.locator("h1")).to_have_text("Mano 2")
+    save_counts(page, gid, full.hands[1])
+    expect(page.locator("tr.pending-row")).to_have_count(1)
+
+    # the sheet kept on the phone: the next hand to type is hand 3, as its buttons open
+    expect(page.locator("#next-hand")).to_have_attribute("data-row", "3")
+    expect(page.locator("#next-hand .what")).to_contain_text("Mano 3")
+    expect(page.locator("#next-hand .what")).to_contain_text("Sin Chicas")
+    expect(page.locator("#next-hand .who")).to_contain_text(f"Reparte: {players[hand3.dealer]}")
+    expect(page.locator("#next-hand .who")).to_contain_text(f"Sale: {players[hand3.leader]}")
+    expect(page.locator("#enter-hand")).to_have_text("Apuntar la mano 3")
+    expect(page.locator("#enter-tricks")).to_contain_text("Anotar la mano 3 baza a baza")
+    expect(page.locator("#next-hand")).not_to_contain_text("mano 2")
+    page.screenshot(path=shot("offline-ahead-sheet.png"), full_page=True)
+    no_sideways_scroll(page)
+
+    # hand 3 trick by trick: its own page (contract, dealer, leader), kept while online
+    page.click("#enter-tricks")
+    page.wait_for_selector("#card-grid")
+    expect(page.locator("h1")).to_have_text("Mano 3")
+    expect(page.locator("#contract-name")).to_have_text("Sin Chicas")
+    expect(page.locator("#hand-dealer")).to_have_text(players[hand3.dealer])
+    expect(page.locator("#hand-leader")).to_have_text(players[hand3.leader])
+    expect(page.locator("#turn")).to_contain_text(players[hand3.leader])
+    expect(page.locator("#referee")).to_have_attribute("data-row", "3")
+    page.screenshot(path=shot("offline-ahead-tricks.png"), full_page=True)
+    no_sideways_scroll(page)
+    # its counts link opens hand 3's counts page
+    page.click("#mode-counts-link")
+    page.wait_for_selector("#hand-form[data-ready]")
+    expect(page.locator("h1")).to_have_text("Mano 3")
+    expect(page.locator("#hand-form")).to_have_attribute("data-row", "3")
+
+    phone1.online()                                # hand 2 is sent: the panel is the server's
+    page.goto(f"/games/{gid}")
+    expect(page.locator("tr.pending-row")).to_have_count(0, timeout=20_000)
+    expect(page.locator("#enter-hand")).to_have_text("Apuntar la mano 3")
+    assert [h["contract"] for h in sheet_rows(live_app, gid)][1:] == ["no-boys"]
+
+
+def test_a_chooser_s_hand_after_a_waiting_one_says_what_is_not_known(phone1: Phone, live_app: Any) -> None:
+    """Rifki: hand 6's chooser is known, what is left to choose is not (it depends on hand 5,
+    waiting on the phone). The sheet and the page say so; the choice is made on the page and
+    hand 6 entered on its own page, sent after hand 5."""
+    record = load_record("rifki_complete.json")
+    full = load(record)
+    players = record["players"]
+    chooser = players[slot_for(get_profile("rifki"), full.record.first_seat, 6).chooser]
+    page = phone1.start()
+    login(page)
+    gid = import_game(page, dict(record, hands=record["hands"][:4]))
+    ready_for_offline(page, gid)
+    phone1.offline()
+    choose(page, "koz", "H")                       # hand 5
+    page.wait_for_selector("#hand-form[data-ready]")
+    save_counts(page, gid, full.hands[4])
+
+    panel = page.locator("#next-hand")
+    expect(panel).to_have_attribute("data-row", "6")
+    expect(panel.locator(".what")).to_contain_text(f"Mano 6 · {chooser} elige")
+    expect(panel.locator(".not-known")).to_contain_text(f"Aún no se sabe: el contrato lo elige {chooser}")
+    expect(page.locator("#enter-hand")).to_have_text("Apuntar la mano 6")
+    page.screenshot(path=shot("offline-ahead-rifki-sheet.png"), full_page=True)
+
+    page.click("#enter-hand")
+    page.wait_for_selector("#choose")
+    expect(page.locator("h1")).to_have_text("Mano 6")
+    expect(page.locator("#not-known")).to_contain_text(
+        f"Aún no se sabe: el contrato lo elige {chooser}, y lo que le queda por elegir depende de la mano 5")
+    expect(page.locator("#choose h2")).to_contain_text(chooser)
+    page.screenshot(path=shot("offline-ahead-rifki-choose.png"), full_page=True)
+    no_sideways_scroll(page)
+    page.click('#choose label:has(input[name="contract"][value="kiz-almaz"])')
+    page.click("#choose-continue")
+    page.wait_for_selector("#hand-form[data-ready]")
+    expect(page.locator("h1")).to_have_text("Mano 6")
+    expect(page.locator("#hand-form")).to_have_attribute("data-row", "6")
+    expect(page.locator("#entry")).to_contain_text(f"Sale: {chooser}")
+    expect(page.locator("#outbox-on-top")).to_have_count(0)      # its own page: no generic note
+    save_counts(page, gid, full.hands[5])
+    expect(page.locator("tr.pending-row")).to_have_count(2)
+    expect(panel).to_have_attribute("data-row", "7")
+
+    phone1.online()
+    expect(page.locator("tr.pending-row")).to_have_count(0, timeout=20_000)
+    assert [h["contract"] for h in sheet_rows(live_app, gid)][4:] == ["koz", "kiz-almaz"]
 
 
 def no_sideways_scroll(page: Any) -> None:
