@@ -21,8 +21,11 @@
   var table = +d.table || 0;       // the seat confirmations seen (a swapped page shows them)
   var interval = +d.pollMs || 1000;
   var lastChange = d.updatedAt ? new Date(d.updatedAt) : null;
-  var lastContact = new Date();
-  var lost = false, busy = false, timer = null;
+  // a copy the phone kept, shown with no network, starts as lost since the copy was made:
+  // the status line never says "live" beside the "no connection" note (issue 39)
+  var copyAt = document.documentElement.dataset.offlineCopy;
+  var lastContact = copyAt && !isNaN(Date.parse(copyAt)) ? new Date(copyAt) : new Date();
+  var lost = !!copyAt || navigator.onLine === false, busy = false, timer = null;
   var lang = document.documentElement.lang || undefined;
 
   function clock(date) {

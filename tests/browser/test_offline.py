@@ -430,6 +430,10 @@ def test_the_sheet_and_trick_page_of_the_hand_after_a_waiting_one(phone1: Phone,
     expect(page.locator("#enter-hand")).to_have_text("Apuntar la mano 3")
     expect(page.locator("#enter-tricks")).to_contain_text("Anotar la mano 3 baza a baza")
     expect(page.locator("#next-hand")).not_to_contain_text("mano 2")
+    # one true status: the kept copy's live line says the connection is lost from the start
+    page.wait_for_selector("#live-status[data-ready]")
+    assert "En vivo" not in page.inner_text("#live-status")
+    expect(page.locator("#live-status")).to_contain_text("Sin conexión desde las")
     page.screenshot(path=shot("offline-ahead-sheet.png"), full_page=True)
     no_sideways_scroll(page)
 
