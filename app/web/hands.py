@@ -208,14 +208,17 @@ def _entry_urls(ctx: entry.Context, where: dict[str, Any]) -> list[str]:
     if ahead and ctx.next.contract is not None:      # fixed by the schedule: no setup to name
         return [url_for("hands.new", **where, mode=mode) for mode in _modes(ctx, ctx.next.contract)]
     if ahead:
+        # a chooser's hand ahead: its choice, and each choice's counts page only (a phone
+        # asks for these again after every change of the game: every mode of every contract
+        # of three rifki hands ahead was 105 pages each time, counts only is 63)
         setups = [s.setup for c in chosen_ahead(ctx, None, None).choices if c.allowed
                   for t in (setup_service.SUITS if ctx.profile.contracts[c.contract].trump_game else (None,))
                   if (s := chosen_ahead(ctx, c.contract, t)).setup is not None]
         urls = [url_for("hands.new", **where, mode=mode) for mode in ("counts", "tricks")]
-    else:
-        setups = setup_service.ready_setups(ctx)
-        urls = []
-    for ready in setups:
+        return urls + [url_for("hands.new", **where, mode="counts", **_url_args(ready.params))
+                       for ready in setups]
+    urls = []
+    for ready in setup_service.ready_setups(ctx):
         urls += [url_for("hands.new", **where, mode=mode, **_url_args(ready.params))
                  for mode in _modes(ctx, ready.contract)]
     return urls
