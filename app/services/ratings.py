@@ -294,10 +294,11 @@ def _state_after(step: Mapping[str, Any]) -> State:
 
 def _rate_chunk(session: Session, profile: str, chunk: Sequence[Game], states: dict[int, State],
                 stored: Mapping[int, Sequence[dict[str, Any]]], touched: set[int],
-                at: Position | None, skip: bool) -> int:
-    """Rates a chunk of games in order (``states`` moving on; a player not in it yet starts
-    from their last step before ``at``), writing the steps of those whose computed steps
-    differ from ``stored``; their players go into ``touched``. Returns the games written.
+                skip: bool) -> int:
+    """Rates a chunk of games in order (``states`` moving on: the walk put every player of
+    the chunk in it, from their last step before where it began), writing the steps of
+    those whose computed steps differ from ``stored``; their players go into ``touched``.
+    Returns the games written.
 
     ``skip`` (a change rated in one walk): a game none of whose players the change has
     touched yet, and whose stored steps were rated from the seats it has, would come out the
@@ -313,8 +314,6 @@ def _rate_chunk(session: Session, profile: str, chunk: Sequence[Game], states: d
         if skip and not players & touched and _seats_agree(have, game):
             states.update((int(r["player_id"]), _state_after(r)) for r in have)
             continue
-        if at is not None and players - states.keys():
-            states.update(_last_states(session, profile, players - states.keys(), before=at))
         want = advance(states, profile, *game)
         if not _same_steps(have, want):
             gone += [game[0]] if have else []
@@ -380,7 +379,11 @@ def walk(session: Session, profile: str, at: Position | None, *, skip: bool,
                                               tuple_(rs.played_at, rs.game_id) <= tuple_(*upper),
                                               rs.game_id.not_in(ids)), touched)
         stored = _steps_of(session, profile, rs.game_id.in_(ids))
-        written += _rate_chunk(session, profile, chunk, states, stored, touched, at, skip)
+        if at is not None:      # the chunk's new players' states before ``at``, in one statement
+            missing = {s.player_id for g in chunk for s in g[2]} - states.keys()
+            found = _last_states(session, profile, missing, before=at)
+            states.update({pid: found.get(pid) or State() for pid in missing})
+        written += _rate_chunk(session, profile, chunk, states, stored, touched, skip)
         rated += len(chunk)
         lower, strict = upper, True
     if stop is None:
