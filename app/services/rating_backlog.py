@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterable
 from datetime import datetime
 
@@ -143,8 +144,14 @@ class Rerater:
             self.wake.clear()
             try:
                 with Session(self.engine) as session:
-                    while catch_up(session):
-                        pass
+                    while True:
+                        start = time.monotonic()
+                        if not catch_up(session):
+                            break
+                        # the write lock left free as long as the part held it: SQLite's
+                        # waiting writers sleep and retry, and would keep missing a lock
+                        # taken again at once (a save waited 2 s behind 0.1 s parts)
+                        time.sleep(min(1.0, max(0.02, time.monotonic() - start)))
             except Exception:  # noqa: BLE001 - logged; the next kick or start-up goes on
                 log.exception("ratings: the job stopped; the next save or start-up resumes it")
                 return
