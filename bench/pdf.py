@@ -101,7 +101,7 @@ def unstyled_table_sheet(doc: dict[str, Any]) -> str:
 
     table = content_table(doc, ' class="plain"')
     html = render_template("pdf/sheet.html", docs=[doc], orientation="auto")
-    out, n = re.subn(r'<table class="ruled sheet">.*?</table>', lambda _m: table, html, flags=re.S)
+    out, n = re.subn(r'<table class="ruled sheet(?: long)?">.*?</table>', lambda _m: table, html, flags=re.S)
     assert n == 1, "the sheet template has no ruled sheet table"
     return out
 
