@@ -242,8 +242,8 @@ def export_status(job_id: str) -> Response:
 @bp.get("/exports/<job_id>.pdf")
 def export_file(job_id: str) -> Any:
     job = _job_or_404(job_id)
-    if job.state in ExportState.ACTIVE:
-        abort(409)
+    if job.state in ExportState.ACTIVE:     # not ready yet: its page follows it (issue 38)
+        return redirect(url_for("pdf.export_page", job_id=job.id), 303)
     path = exports_service.file_of(job, exports_dir(current_app))
     if path is None:
         abort(404)

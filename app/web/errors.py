@@ -85,6 +85,7 @@ def _http_messages() -> dict[int, str]:
         400: _("The request could not be understood."),
         401: _("Log in first."),
         403: _("Your account may not do this."),
+        409: _("This page changed meanwhile or is not ready yet: go back and open it again."),
         429: _("Too many attempts from this address: wait a minute and try again."),
     }
 

@@ -267,3 +267,22 @@ def test_job_ids_are_not_guessable_and_junk_ids_are_404(client):
     for junk in ("x", "1", "../../etc/passwd", "a" * 200, "%00"):
         assert client.get(f"/exports/{junk}.json").status_code == 404
         assert client.get(f"/exports/{junk}.pdf").status_code == 404
+
+
+def test_a_pdf_not_ready_yet_leads_to_its_progress_page_in_the_pages_language(app, client, make_game,
+                                                                               no_runner):
+    """An event's or an export's PDF opened before it is ready (a shared link, the button
+    pressed twice) shows the job's progress page, not a bare 409 (issue 38); any other 409
+    page speaks the page's language."""
+    _games(make_game, 1)
+    job_id = _job_id(client.post("/exports", data=POST))
+    early = client.get(f"/exports/{job_id}.pdf")
+    assert early.status_code == 303 and early.headers["Location"] == f"/exports/{job_id}"
+    page = client.get(early.headers["Location"]).get_data(as_text=True)
+    assert 'id="export-download"' in page and 'id="export-progress"' in page
+    spanish = app.test_client()
+    spanish.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    gid = make_game()
+    moved = spanish.get(f"/games/{gid}/hands/new?row=9&ahead=1")   # a kept page the game left behind
+    assert moved.status_code == 409
+    assert "Esta página cambió mientras tanto o aún no está lista" in moved.get_data(as_text=True)
