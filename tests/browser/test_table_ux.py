@@ -249,3 +249,26 @@ def test_chart_labels_are_readable_and_the_plus_is_a_plain_character(phone: Any)
     assert sizes and min(sizes) >= 11, sizes
     phone.goto("/")
     assert "＋" not in phone.inner_text("#new-game")
+
+
+def test_long_names_in_the_column_heads_break_between_words_only(phone: Any) -> None:
+    """At 375 px a seat's name breaks between its words, never inside one ("Maximi/liano",
+    "Guadal/upe", "Pantall/a 10": issue 38); the sheet still fits the phone."""
+    record = load_record("subastas_complete.json")
+    record["players"] = ["Maximiliano", "Guadalupe", "Pantalla 10", "Inés"]
+    gid = import_game(phone, record)
+    phone.goto(f"/games/{gid}")
+    # each word of a head is on one line: a word split over two lines has two boxes
+    split = phone.eval_on_selector_all("#sheet thead th.seat", """els => els.flatMap(th => {
+        const range = document.createRange(), out = [];
+        const text = th.firstChild, words = text.data.split(' ');
+        let at = 0;
+        for (const w of words) {
+          range.setStart(text, at); range.setEnd(text, at + w.length); at += w.length + 1;
+          const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+          if (tops.size > 1) out.push(w);
+        }
+        return out; })""")
+    assert split == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot(path=shot("kingsheet-long-names-375.png"))
