@@ -52,19 +52,48 @@ class RulingForm(FlaskForm):
         values = [getattr(self, f"points_{s}").data for s in range(4)]
         return None if all(v is None for v in values) else values
 
+    def outcomes(self) -> list[dict[str, Any]]:
+        """The outcomes of a weighted ruling typed in (RULES.md §3): each row with anything
+        in it, as RECORD.md's ``ruling.weights`` items (a missing value stays None: the
+        engine names it)."""
+        out = []
+        for k in range(OUTCOMES):
+            share = getattr(self, f"w{k}_share").data
+            label = (getattr(self, f"w{k}_label").data or "").strip()
+            points = [getattr(self, f"w{k}_p{s}").data for s in range(4)]
+            if share is None and not label and all(p is None for p in points):
+                continue
+            item: dict[str, Any] = {"share": share, "points": points}
+            if label:
+                item["label"] = label
+            out.append(item)
+        return out
+
     def field_errors(self) -> dict[str, list[str]]:
-        """Errors keyed like the engine's ruling fields: kind, seat, points, reason."""
+        """Errors keyed like the engine's ruling fields: kind, seat, points, weights, reason."""
         out: dict[str, list[str]] = {}
         for name, errs in self.errors.items():
-            key = "points" if name.startswith("points_") else name
-            key = key if key in ("kind", "seat", "points", "reason", "correction") else "__all__"
+            key = "points" if name.startswith("points_") else "weights" if name[:1] == "w" else name
+            key = key if key in ("kind", "seat", "points", "weights", "reason", "correction") else "__all__"
             for e in errs:
                 text = str(e)
-                if key == "points" and "integer" in text.lower():
+                if key in ("points", "weights") and "integer" in text.lower():
                     text = str(WHOLE)
                 if text not in out.get(key, []):
                     out.setdefault(key, []).append(text)
         return out
+
+
+#: The outcomes a weighted ruling's form offers (RECORD.md allows more; two or three are
+#: what a director weighs at a table).
+OUTCOMES = 3
+for _k in range(OUTCOMES):
+    setattr(RulingForm, f"w{_k}_share",
+            WholeNumber(_l("Share (percent)"), validators=[Optional()], low=1, high=99))
+    setattr(RulingForm, f"w{_k}_label", StringField(_l("Outcome"), validators=[Optional(), Length(max=300)]))
+    for _s in range(4):
+        setattr(RulingForm, f"w{_k}_p{_s}",
+                WholeNumber(POINTS, validators=[Optional()], low=-POINTS_MAX, high=POINTS_MAX))
 
 
 def seat_choices(players: list[str]) -> list[Any]:

@@ -300,8 +300,16 @@ def hand_row(h: Any, profile: Any, lang: str) -> dict[str, Any]:
         "ruling": None if ruling_kind == "as-played" else {
             "kind": ruling_kind, "seat": getattr(ruling, "seat", None),
             "points": getattr(ruling, "points", None), "reason": getattr(ruling, "reason", None),
-            "by": getattr(ruling, "by", None), "at": getattr(ruling, "at", None)},
+            "by": getattr(ruling, "by", None), "at": getattr(ruling, "at", None),
+            "weights": outcomes_of(ruling)},
     }
+
+
+def outcomes_of(ruling: Any) -> list[dict[str, Any]] | None:
+    """A weighted ruling's outcomes (share, four points, label), None for any other."""
+    weights = getattr(ruling, "weights", None)
+    return None if not weights else [{"share": o.share, "points": list(o.points), "label": o.label}
+                                     for o in weights]
 
 
 def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:

@@ -23,7 +23,9 @@ from app.rules.cards import BIT, Card
 from app.rules.entries import chooser_deal_problem
 from app.rules.errors import InputError
 from app.rules.record import RULING_KINDS
+from app.rules.rulings import weighted_points
 from app.services import hands as hands_service
+from app.services import queries
 from app.services.entry import Context
 from app.services.setup import Setup
 
@@ -81,13 +83,23 @@ def deal_params(deal: list[list[str]] | None) -> dict[str, str]:
 # --- rulings ------------------------------------------------------------------------------
 
 def build_ruling(kind: str, *, seat: int | None, points: list[int | None] | None,
-                 reason: str | None, who: str, at: str) -> dict[str, Any] | None:
-    """The record's ``ruling`` (RECORD.md) from the form's values; None for as-played."""
+                 reason: str | None, who: str, at: str, weights: list[dict[str, Any]] | None = None,
+                 total: int | None = None) -> dict[str, Any] | None:
+    """The record's ``ruling`` (RECORD.md) from the form's values; None for as-played. An
+    adjusted ruling with ``weights`` (its outcomes, RULES.md §3) gets the weighted points
+    of the outcomes as its points (``total``: the hand's total); the engine checks them."""
     if kind not in RULING_KINDS:
         raise RecordError.of("ruling.kind", "ruling", "%(kind)s is not a ruling", kind=repr(kind))
     ruling: dict[str, Any] = {"kind": kind}
     if kind == "charge-offender" and seat is not None:
         ruling["seat"] = seat
+    if kind == "adjusted" and weights:
+        for k, w in enumerate(weights):
+            if w.get("share") is None or any(p is None for p in w.get("points") or [None]):
+                raise RecordError.of(f"ruling.weights[{k}]", "missing-key",
+                                     "missing: an outcome has a share and four points")
+        ruling["weights"] = weights
+        points = list(weighted_points([(w["share"], w["points"]) for w in weights], total or 0))
     if kind == "adjusted":
         if points is None or any(p is None for p in points):
             raise RecordError.of("ruling.points", "missing-key",
@@ -99,6 +111,11 @@ def build_ruling(kind: str, *, seat: int | None, points: list[int | None] | None
     ruling["by"] = who
     ruling["at"] = at
     return ruling
+
+
+def hand_total(game: Any, index: int) -> int:
+    """What hand row index+1's points add up to (a weighted ruling's points keep it)."""
+    return int(queries.replay_game(game).hands[index].expected_total)
 
 
 def apply_ruling(session: Session, game: Any, index: int, ruling: dict[str, Any] | None, *,
@@ -118,6 +135,6 @@ def apply_ruling(session: Session, game: Any, index: int, ruling: dict[str, Any]
                                       expected_version=expected_version, who=who, reason=reason)
 
 
-__all__ = ["Setup", "apply_ruling", "build_ruling", "deal_from_params", "deal_params",
+__all__ = ["Setup", "apply_ruling", "build_ruling", "hand_total", "deal_from_params", "deal_params",
            "deal_problem", "parse_card", "parse_card_list"]
 

@@ -3,7 +3,6 @@ in the query string, then the contract's own form (counts or captures), saved by
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,11 +15,11 @@ from app.forms.games import VersionedForm
 from app.forms.hands import SetupForm, hand_form_class
 from app.rules import RecordError, get_profile
 from app.rules.results import NextHand
-from app.rules.schedule import slot_for
 from app.services import draft, entry, queries
 from app.services import hands as hands_service
 from app.services import setup as setup_service
 from app.services.errors import BadInput, ConflictError, LockedError, NothingChanged
+from app.web.ahead import AHEAD, ahead_context, ahead_or_404, chosen_ahead, hand_after
 from app.web.auth import actor, director_reason
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
 from app.web.idempotent import note_problems, note_saved, outbox_save
@@ -70,33 +69,6 @@ def new(game_id: int) -> Any:
     return _entry(game, index, taken=taken)
 
 
-#: How many hands after the next one a phone keeps the entry pages of (offline.json).
-AHEAD = 3
-
-
-def _hand_after(profile: Any, first_seat: int, number: int) -> NextHand | None:
-    """Hand ``number`` as the schedule has it, before the hands ahead of it reach the server:
-    its dealer, leader and, where the schedule fixes it, its contract; a chooser's hand
-    names its chooser, a fiesta its owner (what they choose or the auction decides is not
-    known yet). None: past the last hand."""
-    if number > profile.n_hands:
-        return None
-    slot = slot_for(profile, first_seat, number)
-    return NextHand(slot.number, slot.contract, slot.dealer, slot.owner, slot.chooser,
-                    slot.leader, slot.fiesta)
-
-
-def _ahead_context(ctx: entry.Context, ahead: int) -> entry.Context | None:
-    """The hand ``ahead`` hands after the next one, as the schedule has it, for a phone that
-    will enter it with no network on top of the ones before (the engine checks it when it
-    arrives). A chooser's or a fiesta's hand is one too: its page says what is not known
-    yet. None: no such hand."""
-    if ctx.next is None or not 1 <= ahead <= AHEAD:
-        return None
-    after = _hand_after(ctx.profile, ctx.prefix_result.record.first_seat, ctx.next.number + ahead)
-    return None if after is None else replace(ctx, index=ctx.index + ahead, next=after)
-
-
 @bp.app_template_global("hands_ahead")
 def hands_ahead(view: dict[str, Any]) -> list[dict[str, Any]]:
     """The sheet's next hand and the few after it, each with its row (the sheet kept on a
@@ -109,7 +81,7 @@ def hands_ahead(view: dict[str, Any]) -> list[dict[str, Any]]:
     first_seat = (seat - nxt["number"] + 1) % 4
     out = []
     for ahead in range(1, AHEAD + 1):
-        after = _hand_after(profile, first_seat, nxt["number"] + ahead)
+        after = hand_after(profile, first_seat, nxt["number"] + ahead)
         if after is None:
             break
         out.append({"row": view["n_rows"] + 1 + ahead, "next": after,
@@ -131,29 +103,6 @@ def _not_known(nxt: NextHand, players: list[str], before: int) -> str | None:
                  "Choose what is played: the server checks it when they arrive.",
                  name=players[nxt.chooser], before=before))
     return None
-
-
-def chosen_ahead(ctx: entry.Context, contract: str | None, trump: str | None
-                  ) -> setup_service.SetupStep:
-    """The setup of a chooser's hand on a page ahead: the hands before it wait on the phone,
-    so what the chooser may still choose is not known here. A contract the engine refuses
-    for the whole table now (played its times) stays refused; the limits of the seat that
-    chooses next now (``choice-limit``) are not this chooser's, so those are offered: the
-    server checks the choice when the hand arrives."""
-    chooser = ctx.next.chooser
-    choices = tuple(replace(c, allowed=True, rule=None, message=None, error=None)
-                    if c.rule == "choice-limit" else c for c in entry.rifki_choices(ctx))
-    step = setup_service.SetupStep("choose", chooser=chooser, choices=choices,
-                                   quota=entry.chooser_quota(ctx, chooser))
-    known = ctx.profile.contracts.get(contract or "")
-    if known is None or not any(c.allowed and c.contract == contract for c in choices):
-        return step
-    trump = trump if known.trump_game and trump in setup_service.SUITS else None
-    if known.trump_game and trump is None:
-        return step
-    params = {"contract": known.id, **({"trump": trump} if trump else {})}
-    return replace(step, step="ready",
-                   setup=setup_service.Setup(known.id, trump, ctx.next.leader, None, None, "", params))
 
 
 @bp.route("/games/<int:game_id>/hands/<int:row>/edit", methods=["GET", "POST"])
@@ -184,7 +133,7 @@ def offline_pages(game_id: int) -> Any:
     ctx = entry.context(game.record, index)
     urls: list[str] = []
     for ahead in range(1, AHEAD + 1):     # the hands after it, each on its own row's pages
-        later = _ahead_context(ctx, ahead)
+        later = ahead_context(ctx, ahead)
         if later is None:
             break
         urls += _entry_urls(later, dict(game_id=game.id, row=index + 1 + ahead, ahead=ahead))
@@ -362,14 +311,6 @@ def _entry(game: Any, index: int, taken: bool = False, ahead: int = 0) -> Any:
     if posted and not changing:
         return _save(game, index, ctx, form_cls(), page)
     return _show(game, index, ctx, page, form_cls, changing)
-
-
-def ahead_or_404(ctx: entry.Context, ahead: int) -> tuple[entry.Context, int]:
-    """The context of a later hand's page and its index (404 when there is none)."""
-    later = _ahead_context(ctx, ahead)
-    if later is None:
-        abort(404)
-    return later, later.index
 
 
 def _setup_problems(page: dict[str, Any], step: setup_service.SetupStep, index: int) -> Any:

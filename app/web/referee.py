@@ -17,7 +17,7 @@ from flask_babel import ngettext
 from markupsafe import Markup
 
 from app.db import get_session
-from app.forms.referee import RulingForm, SaveTricksForm, seat_choices
+from app.forms.referee import OUTCOMES, RulingForm, SaveTricksForm, seat_choices
 from app.rules import RecordError
 from app.rules.errors import InputError
 from app.rules.hand import HandState
@@ -27,14 +27,16 @@ from app.services import referee as svc
 from app.services import setup as setup_service
 from app.services.errors import BadInput, ConflictError, LockedError, NothingChanged
 from app.web import referee_view as view_of
+from app.web.ahead import ahead_or_404, chosen_ahead
 from app.web.auth import actor, director_reason
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
-from app.web.hands import ahead_or_404, chosen_ahead
 from app.web.idempotent import note_problems, note_saved, outbox_save
 from app.web.messages import problem_text, translate_error
 from app.web.words import violation_row
 
 bp = Blueprint("referee", __name__)
+bp.add_app_template_filter(view_of.weights_text, "weights_text")
+bp.add_app_template_global(OUTCOMES, "ruling_outcomes")  # type: ignore[arg-type]
 
 SETUP_KEYS = ("contract", "trump", "leader", "auction")
 
@@ -463,7 +465,7 @@ def ruling(game_id: int, n: int) -> Any:
     who = actor()
     errors: dict[str, list[str]] = {}
     try:
-        new = _new_ruling(form, who)
+        new = _new_ruling(form, who, game, index)
         svc.apply_ruling(get_session(), game, index, new, expected_version=form.version.data,
                          who=who, reason=director_reason(form.correction.data))
     except RecordError as e:
@@ -488,14 +490,16 @@ def ruling(game_id: int, n: int) -> Any:
     return redirect(url_for("referee.hand", game_id=game_id, n=n) + "#ruling", code=303)
 
 
-def _new_ruling(form: RulingForm, who: str) -> dict[str, Any] | None:
+def _new_ruling(form: RulingForm, who: str, game: Any, index: int) -> dict[str, Any] | None:
     """The ruling the form asks for (None: the hand stands as played, with no reason given)."""
     kind = form.kind.data
     if kind == "as-played" and not (form.reason.data or "").strip():
         return None
     at = datetime.now(UTC).replace(microsecond=0).isoformat()
+    weights = form.outcomes() if kind == "adjusted" else None
     return svc.build_ruling(kind, seat=form.seat_value(), points=form.points(),
-                            reason=form.reason.data, who=who, at=at)
+                            reason=form.reason.data, who=who, at=at, weights=weights,
+                            total=svc.hand_total(game, index) if weights else None)
 
 
 def _ruling_form(game: Any, index: int, formdata: Any = "post") -> RulingForm:
@@ -507,6 +511,9 @@ def _ruling_form(game: Any, index: int, formdata: Any = "post") -> RulingForm:
                                 "reason": stored.get("reason") or ""}
         for s, p in enumerate(stored.get("points") or []):
             data[f"points_{s}"] = p
+        for k, w in enumerate((stored.get("weights") or [])[:OUTCOMES]):
+            data.update({f"w{k}_share": w.get("share"), f"w{k}_label": w.get("label") or ""})
+            data.update({f"w{k}_p{s}": p for s, p in enumerate(w.get("points") or [])})
         form = RulingForm(formdata=None, data=data)
     else:
         form = RulingForm()
@@ -524,7 +531,8 @@ def _ruling_error_key(e: RecordError, index: int) -> tuple[str, str]:
     key = path.within(index).after("ruling")
     if key is None:
         return "__all__", message
-    return (key if key in ("kind", "seat", "points", "reason") else "kind"), message
+    key = "weights" if key.startswith("weights") else key
+    return (key if key in ("kind", "seat", "points", "weights", "reason") else "kind"), message
 
 
 def _hand_page(game: Any, index: int, form: RulingForm | None, errors: dict[str, list[str]],

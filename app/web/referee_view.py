@@ -31,6 +31,7 @@ from app.web.words import (
     explanation_text,
     rule_demand,
     rule_name,
+    signed,
     suit_color,
     violation_row,
 )
@@ -286,7 +287,14 @@ def _suit_view(cards: Sequence[str], letter: str) -> dict[str, Any]:
 def _ruling_view(ruling: Any) -> dict[str, Any]:
     return {"kind": ruling.kind, "label": str(RULING_LABELS.get(ruling.kind, ruling.kind)),
             "seat": ruling.seat, "points": ruling.points, "reason": ruling.reason,
-            "by": ruling.by, "at": ruling.at}
+            "by": ruling.by, "at": ruling.at, "weights": queries.outcomes_of(ruling)}
+
+
+def weights_text(weights: Sequence[dict[str, Any]] | None) -> str:
+    """A weighted ruling's outcomes in one line: "70 % with Q♠ (+10, -20, 0, +10 signed) · 30 % …"."""
+    return " · ".join(
+        f"{w['share']} %" + (f" {w['label']}" if w.get("label") else "")
+        + " (" + " ".join(signed(p) or "0" for p in w["points"]) + ")" for w in weights or ())
 
 
 def hand_record_view(result: Any, index: int, players: list[str], lang: str) -> dict[str, Any]:

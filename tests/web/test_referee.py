@@ -439,3 +439,41 @@ def test_rifki_hand_1_deal_with_the_2d_elsewhere_is_refused_next_to_the_deal(
     good = _rifki_deal(0)
     r = client.get(url(gid, [], contract="kiz-almaz", **deal_params(good)), headers=headers)
     assert r.status_code == 200 and 'id="deal-entry"' not in r.get_data(as_text=True)
+
+
+def test_a_weighted_ruling_from_the_page_keeps_the_total_and_is_shown_everywhere(client: Any,
+                                                                                 make_game: Any) -> None:
+    """A director weighs two outcomes (issue 40, RULES.md §3): 30 % as played, 70 % with
+    another card; the hand gets the weighted points, rounded to keep its total; the page,
+    the sheet and the sheet's PDF say the outcomes; the form shows them again; shares that
+    do not add up to 100 are refused at the outcomes and change nothing."""
+    from app.rules.rulings import weighted_points
+
+    gid = make_game("ru32", hands=[{"contract": "no-tricks", "counts": {"tricks": [3, 2, 2, 1]}}])
+    before = record_of(client, gid)
+    bad = ruling_form(client, gid, kind="adjusted", reason="revoke at trick 3",
+                      w0_share="30", w0_label="as played", w0_p0="-6", w0_p1="-4", w0_p2="-4", w0_p3="-2",
+                      w1_share="60", w1_label="with Q♠", w1_p0="-2", w1_p1="-6", w1_p2="-4", w1_p3="-4")
+    html = bad.get_data(as_text=True)
+    assert bad.status_code == 422 and record_of(client, gid) == before
+    assert 'class="field outcomes invalid"' in html and 'value="60"' in html
+    good = ruling_form(client, gid, kind="adjusted", reason="revoke at trick 3",
+                       w0_share="30", w0_label="as played", w0_p0="-6", w0_p1="-4", w0_p2="-4", w0_p3="-2",
+                       w1_share="70", w1_label="with Q♠", w1_p0="-3", w1_p1="-6", w1_p2="-4", w1_p3="-3")
+    assert good.status_code == 303, good.get_data(as_text=True)
+    ruling = record_of(client, gid)["hands"][0]["ruling"]
+    want = weighted_points([(30, [-6, -4, -4, -2]), (70, [-3, -6, -4, -3])], -16)
+    assert ruling["points"] == want and sum(want) == -16
+    assert [w["share"] for w in ruling["weights"]] == [30, 70]
+    assert ruling["weights"][1] == {"share": 70, "points": [-3, -6, -4, -3], "label": "with Q♠"}
+    assert score_record(record_of(client, gid))["totals"] == want
+    line = "30 % as played (−6 −4 −4 −2) · 70 % with Q♠ (−3 −6 −4 −3)"
+    page = client.get(f"/games/{gid}/hands/1").get_data(as_text=True)
+    assert 'id="ruling-weights"' in page and line in page
+    assert 'name="w1_share" id="w1_share" value="70"' in page           # the form shows them again
+    assert line in client.get(f"/games/{gid}").get_data(as_text=True)
+    pdf = client.get(f"/games/{gid}/sheet.pdf")
+    assert pdf.status_code == 200
+    from tests.printing.test_pdf import text_of
+
+    assert "70 % with Q♠" in " ".join(text_of(pdf.data).split())
