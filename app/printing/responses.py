@@ -18,8 +18,11 @@ from app.printing.docs import ORIENTATIONS, PdfStamp
 from app.printing.render import render_pdf
 from app.rules import digest
 from app.services import links, queries
+from app.services.confirm import confirmation_log
 from app.web import versions
 from app.web.common import found_or_404, lang
+from app.web.deal_viewer import alternatives_views
+from app.web.words import confirmation_way
 
 
 def pdf_response(data: bytes, filename: str, key: str | None = None) -> Response:
@@ -174,6 +177,28 @@ def hand_pdf(stamp: PdfStamp | None, row: int) -> Response:
 
     data, key = kept_pdf(get_session(), stamp, render, "hand", language, row)
     return pdf_response(data, f"kingsheet-{stamp.game_id}-hand-{row}.pdf", key)
+
+
+def dispute_pdf(game: Any, row: int) -> Response:
+    """The dispute pack of hand row ``row`` (issue 40): the hand's record (deal, tricks,
+    violations with their evidence, the ruling and its weights) with, for an appeal
+    committee, the engine's alternatives at each violation (searched for up to the
+    analysis budget), the table's confirmations and the record's fingerprint (16 hex of the
+    SHA-256 of its canonical JSON). Rendered each time: the search is bounded by time."""
+    language = lang()
+    doc = pdf_docs.hand_doc(game, row, language)
+    if doc is None:
+        abort(404)
+    doc["kind"] = "dispute"
+    doc["alternatives"] = alternatives_views(game.record, row - 1, doc["violations"], bool(doc["deal"]),
+                                             budget_key="ANALYSIS_BUDGET_S")
+    doc["confirmations"] = [
+        {"seat": c.seat, "name": name, "way": confirmation_way(c.method), "version": c.version,
+         "at": c.at, "current": c.version == game.version}
+        for c, name in reversed(confirmation_log(get_session(), game.id))]
+    doc["record_digest"] = digest(game.record)[:16]
+    data = _render("pdf/hand.html", doc=doc, orientation="portrait")
+    return pdf_response(data, f"kingsheet-{game.id}-hand-{row}-dispute.pdf")
 
 
 def blank_pdf(stamp: PdfStamp | None) -> Response:

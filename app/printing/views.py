@@ -40,12 +40,12 @@ from app.forms import choices
 from app.models import ExportJob, ExportState
 from app.printing import docs, pool
 from app.printing import exports as exports_service
-from app.printing.responses import blank_pdf, game_link, hand_pdf, sheet_pdf
+from app.printing.responses import blank_pdf, dispute_pdf, game_link, hand_pdf, sheet_pdf
 from app.printing.runner import exports_dir, runner
 from app.rules import fingerprint
 from app.services import queries
 from app.web.chart import legend, progression_svg
-from app.web.common import lang
+from app.web.common import lang, load_game_or_404
 from app.web.diagram import table_svg
 
 bp = Blueprint("pdf", __name__)
@@ -113,6 +113,11 @@ def sheet(game_id: int) -> Response:
 @bp.get("/games/<int:game_id>/hands/<int:row>.pdf")
 def hand(game_id: int, row: int) -> Response:
     return hand_pdf(docs.pdf_stamp(get_session(), game_id), row)
+
+
+@bp.get("/games/<int:game_id>/hands/<int:row>/dispute.pdf")
+def dispute(game_id: int, row: int) -> Response:
+    return dispute_pdf(load_game_or_404(game_id), row)
 
 
 @bp.get("/games/<int:game_id>/blank.pdf")

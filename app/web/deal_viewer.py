@@ -101,15 +101,16 @@ def _suit(cards: Sequence[str], letter: str, played: dict[str, int], flagged: se
 # --- the alternatives of each violation ------------------------------------------------------
 
 def alternatives_views(record: dict[str, Any], index: int, violations: list[dict[str, Any]],
-                       has_deal: bool) -> list[dict[str, Any]]:
+                       has_deal: bool, budget_key: str = "ANALYSIS_PAGE_BUDGET_S") -> list[dict[str, Any]]:
     """For each play a violation names (once per trick and seat), the engine's alternatives
-    at that position, in rows for the page; the search time ``ANALYSIS_PAGE_BUDGET_S`` is
-    shared among them."""
+    at that position, in rows for the page; the search time (the setting ``budget_key``:
+    the page's ``ANALYSIS_PAGE_BUDGET_S``, a dispute pack's ``ANALYSIS_BUDGET_S``) is shared
+    among them."""
     positions = list(dict.fromkeys((v["trick"], v["seat"]) for v in violations
                                    if isinstance(v["trick"], int) and isinstance(v["seat"], int)))
     if not has_deal or not positions:
         return []
-    total = float(current_app.config.get("ANALYSIS_PAGE_BUDGET_S", 1.5))
+    total = float(current_app.config.get(budget_key, 1.5))
     budget = max(MIN_BUDGET_S, total / len(positions))
     return [_alternatives(record, index, trick, seat, budget) for trick, seat in positions]
 

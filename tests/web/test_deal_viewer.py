@@ -227,3 +227,48 @@ def test_every_trick_of_every_profile_renders(client: Any, make_game: Any, profi
             assert f"Trick {k + 1} of {count}" in html
             gone = {c for t in hand["tricks"][:k] for c in t}
             assert shown(parts(html)) == {c for cards in hand["deal"] for c in cards} - gone
+
+
+def test_the_dispute_pack_holds_the_deal_the_alternatives_the_ruling_and_the_fingerprint(client: Any, gid: int
+                                                                                         ) -> None:
+    """GET /games/{id}/hands/{n}/dispute.pdf (issue 40): on its pages the deal, the trick
+    grid, the violation with its rule, the engine's alternatives for the offender, the
+    ruling with its weights, the table's confirmations and 16 hex of the record's SHA-256."""
+    import hashlib
+    import json
+
+    from app.db import get_session
+    from app.models import Game
+    from tests.printing.test_pdf import text_of
+
+    with client.application.app_context():
+        v = get_session().get(Game, gid).version
+    ruled = client.post(f"/games/{gid}/hands/1/ruling", data={
+        "version": str(v), "kind": "adjusted", "reason": "revoke at trick 2",
+        "w0_share": "40", "w0_label": "as played", **{f"w0_p{s}": str(p) for s, p in enumerate(
+            score_record(RECORD)["hands"][0]["points"])},
+        "w1_share": "60", "w1_label": "with KH", "w1_p0": "-2", "w1_p1": "-4", "w1_p2": "-6", "w1_p3": "-4"})
+    assert ruled.status_code == 303, ruled.get_data(as_text=True)[:2000]
+    record = client.get(f"/games/{gid}/record.json").get_json()
+    answer = client.get(f"/games/{gid}/hands/1/dispute.pdf")
+    assert answer.status_code == 200 and answer.mimetype == "application/pdf"
+    text = " ".join(text_of(answer.data).split())
+    assert "DISPUTE PACK" in text
+    assert f"/games/{gid}/hands/1/dispute.pdf" in client.get(f"/games/{gid}/hands/1").get_data(as_text=True)
+    assert "The deal" in text and "Tricks" in text
+    assert "What could have been played instead" in text
+    assert "A♠ Q♠ 10♠ 7♠ 9♥ Q♣ J♦ 10♦" in text                 # Ana's cards as dealt
+    alternatives = analyse(record, 0, 1, 1, 5.0)["alternatives"]
+    assert len(alternatives) >= 2 and "Trick 2 · Beto · played 9♠" in text
+
+    def shown(n: int) -> str:
+        return f"−{-n}" if n < 0 else (f"+{n}" if n > 0 else "0")
+
+    for alt in alternatives:
+        face = alt["card"][:-1].replace("T", "10") + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[alt["card"][-1]]
+        assert f"{face} {shown(alt['guaranteed'])} {shown(alt['possible'])}" in text, alt
+    assert "60 % with KH" in text
+    assert "The table's confirmations" in text and "No seat has confirmed the sheet." in text
+    canonical = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert hashlib.sha256(canonical.encode()).hexdigest()[:16] in text
+    assert client.get(f"/games/{gid}/hands/9/dispute.pdf").status_code == 404
