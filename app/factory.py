@@ -19,6 +19,7 @@ from app.services import rating_backlog
 from app.web import (
     account,
     auth,
+    calls,
     errors,
     events,
     fast_poll,
@@ -61,7 +62,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
 
     for module in (games, hands, live, players, prefs, referee, seasons, site, rules, share, table,
-                   users, account, events):
+                   users, account, events, calls):
         app.register_blueprint(module.bp)
 
     printing.init_app(app, build_app)   # a bulk export's render processes build their apps with it
