@@ -10,6 +10,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import commands, db, security, user_commands
 from app.api import analysis as api_analysis
+from app.api import calls as api_calls
 from app.api import events as api_events
 from app.api import v1
 from app.config import load_config
@@ -70,6 +71,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     v1.init_app(app)    # token requests need no CSRF; session ones do (v1._csrf_for_sessions)
     api_events.init_app(app)
     api_analysis.init_app(app)
+    api_calls.init_app(app)
     fast_poll.init_app(app)     # outermost: "nothing changed" before Flask is entered
     _resume_ratings(app)
     return app

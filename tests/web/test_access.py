@@ -38,7 +38,7 @@ OPEN_TO_ANY_USER = {
 #: The user's own seat: checked by the view (a player confirms only their seat).
 SELF_CHECKED = {"table.confirm_sheet", "api.confirm_seat",
                 # a seat's own player calls the director (tests/web/test_calls.py)
-                "calls.call"}
+                "calls.call", "api_calls.open_call"}
 
 #: One payload with every field some form of the app asks for: a refusal is then never a
 #: validation error in disguise (test_the_payload_is_accepted_from_the_right_user).
