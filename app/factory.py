@@ -10,6 +10,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import commands, db, security, user_commands
 from app.api import analysis as api_analysis
+from app.api import calls as api_calls
 from app.api import events as api_events
 from app.api import v1
 from app.config import load_config
@@ -19,6 +20,7 @@ from app.services import rating_backlog
 from app.web import (
     account,
     auth,
+    calls,
     errors,
     events,
     fast_poll,
@@ -61,7 +63,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
 
     for module in (games, hands, live, players, prefs, referee, seasons, site, rules, share, table,
-                   users, account, events):
+                   users, account, events, calls):
         app.register_blueprint(module.bp)
 
     printing.init_app(app, build_app)   # a bulk export's render processes build their apps with it
@@ -69,6 +71,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     v1.init_app(app)    # token requests need no CSRF; session ones do (v1._csrf_for_sessions)
     api_events.init_app(app)
     api_analysis.init_app(app)
+    api_calls.init_app(app)
     fast_poll.init_app(app)     # outermost: "nothing changed" before Flask is entered
     _resume_ratings(app)
     return app

@@ -1,5 +1,5 @@
 """The persistent aggregates: games (with their seats), players, audit entries, the stored
-results derived from each game's record, seasons, and accounts."""
+results derived from each game's record, seasons, accounts, and calls to the director."""
 from app.db import Base
 from app.models.account import (
     Confirmation,
@@ -14,6 +14,7 @@ from app.models.account import (
 )
 from app.models.api import ApiToken, IdempotencyRecord
 from app.models.audit import AuditAction, AuditEntry
+from app.models.call import DirectorCall
 from app.models.event import Event, EventLogEntry, EventPlayer, EventRound, EventTable
 from app.models.export import ExportJob, ExportState
 from app.models.game import Game, GameStatus, Seat
@@ -22,7 +23,8 @@ from app.models.rating import HeadToHead, PlayerStat, Rating, RatingBacklog, Rat
 from app.models.result import PlayerTotal, SeatResult, StoredResult
 from app.models.season import Season
 
-__all__ = ["ApiToken", "AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "Event",
+__all__ = ["ApiToken", "AuditAction", "AuditEntry", "Base", "ConfirmMethod", "Confirmation", "DirectorCall",
+           "Event",
            "EventLogEntry", "EventPlayer", "EventRound", "EventTable", "ExportJob",
            "ExportState", "Game", "GameLink", "GameScorer", "GameStatus", "HeadToHead", "IdempotencyRecord",
            "LinkKind", "LoginAttempt", "Player", "PlayerStat", "PlayerTotal", "Rating", "RatingBacklog",

@@ -21,6 +21,8 @@ class AuditAction(enum.Enum):
     EDIT_HAND = "edit_hand"
     DELETE_HAND = "delete_hand"
     FIRST_SEAT = "first_seat"   # the first dealer, or rifki's 2♦ holder, set before hand 1
+    CALL = "call_director"      # a table called the director (no version: the record is unchanged)
+    ANSWER = "answer_call"      # the director answered the call
 
 
 class AuditEntry(Base):

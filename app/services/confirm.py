@@ -41,6 +41,7 @@ from app.models import (
 from app.rules.limits import has_visible_text
 from app.services import throttle
 from app.services.accounts import check_secret, hash_secret
+from app.services.calls import call_events
 from app.services.errors import BadInput, ForbiddenError, LockedError, SheetChanged, Text
 
 PIN = re.compile(r"^\d{4}$")
@@ -161,7 +162,8 @@ class EventPlace:
 @dataclass(frozen=True)
 class SheetState:
     """What the sheet page shows besides the record, read in ONE statement
-    (:func:`sheet_state`): the table's confirmations, the live stamp's count of them, the
+    (:func:`sheet_state`): the table's confirmations, the live stamp's count of them (and
+    of the calls to the director and their answers: ``calls.call_events``), the
     game's live share link, whether the user is one of its scorers, and the event table it
     is, if any."""
 
@@ -170,6 +172,9 @@ class SheetState:
     share_token: str | None
     scorer: bool
     event: EventPlace | None = None
+    #: the table's calls to the director and their answers (``calls.call_events``; part of
+    #: ``confirmations`` too): the page reads its call only when there is one
+    calls: int = 0
 
 
 @functools.cache
@@ -185,7 +190,7 @@ def _sheet_state_statements() -> tuple[Any, Any]:
     linked = (select(User.id).where(User.player_id == Seat.player_id).correlate(Seat)
               .limit(1).scalar_subquery())
     count = (select(func.count()).select_from(Confirmation)
-             .where(Confirmation.game_id == game_id).scalar_subquery())
+             .where(Confirmation.game_id == game_id).scalar_subquery()) + call_events(game_id)
     share = (select(GameLink.token).where(GameLink.game_id == game_id, GameLink.kind == LinkKind.SHARE,
                                           GameLink.ended_at.is_(None))
              .order_by(GameLink.id.desc()).limit(1).scalar_subquery())
@@ -193,11 +198,12 @@ def _sheet_state_statements() -> tuple[Any, Any]:
     place = _place_select(game_id)
     event_id, event_name, round_no, table_no = (place.with_only_columns(column).scalar_subquery()
                                                 for column in place.selected_columns)
+    called = call_events(game_id)
     rows = (select(Seat.seat, Seat.player_id, has_pin, linked, Confirmation, count, share, scorer,
-                   event_id, event_name, round_no, table_no)
+                   event_id, event_name, round_no, table_no, called)
             .select_from(Seat).outerjoin(Confirmation, Confirmation.id == latest)
             .where(Seat.game_id == game_id).order_by(Seat.seat))
-    return rows, select(count, share, scorer, event_id, event_name, round_no, table_no)
+    return rows, select(count, share, scorer, event_id, event_name, round_no, table_no, called)
 
 
 def sheet_state(session: Session, game: Game, user_id: int | None) -> SheetState:
@@ -214,10 +220,10 @@ def sheet_state(session: Session, game: Game, user_id: int | None) -> SheetState
     if not rows:     # a game without seats (none is made so): nothing to confirm
         extra = session.execute(seatless, params).one()
         return SheetState(TableState(seats=[], locked=False), int(extra[0] or 0), extra[1],
-                          bool(extra[2]), _place(tuple(extra[3:])))
+                          bool(extra[2]), _place(tuple(extra[3:7])), int(extra[7] or 0))
     first = rows[0]
     return SheetState(TableState(seats=seats, locked=locked), int(first[5] or 0), first[6],
-                      bool(first[7]), _place(tuple(first[8:])))
+                      bool(first[7]), _place(tuple(first[8:12])), int(first[12] or 0))
 
 
 def _place_select(game_id: Any) -> Any:

@@ -22,6 +22,7 @@ from app.models import (
     AuditAction,
     AuditEntry,
     Confirmation,
+    DirectorCall,
     Event,
     EventLogEntry,
     EventPlayer,
@@ -476,7 +477,9 @@ class TableStatus:
 
 def _last_changes(session: Session, game_ids: list[int]) -> dict[int, tuple[Any, str]]:
     last = (select(AuditEntry.game_id, func.max(AuditEntry.id).label("id"))
-            .where(AuditEntry.game_id.in_(game_ids)).group_by(AuditEntry.game_id).subquery())
+            .where(AuditEntry.game_id.in_(game_ids),    # a call changes no sheet
+                   AuditEntry.action.not_in((AuditAction.CALL, AuditAction.ANSWER)))
+            .group_by(AuditEntry.game_id).subquery())
     rows = session.execute(select(AuditEntry.game_id, AuditEntry.at, AuditEntry.who)
                            .join(last, last.c.id == AuditEntry.id)).all()
     return {gid: (at, who) for gid, at, who in rows}
@@ -680,7 +683,8 @@ def events_of_player(session: Session, player_id: int) -> list[Event]:
 
 def event_stamp(session: Session, event_id: int) -> str | None:
     """What the director's view and the screen poll: changes whenever a game of the event
-    is saved or confirmed, a round is drawn or the log grows (one statement)."""
+    is saved or confirmed, a round is drawn, the log grows, or a table calls the director
+    or is answered (``d<calls and answers>``, once there is one; one statement)."""
     games = select(EventTable.game_id).join(EventRound, EventRound.id == EventTable.round_id).where(
         EventRound.event_id == event_id).scalar_subquery()
     versions = select(func.coalesce(func.sum(Game.version), 0)).where(Game.id.in_(games)).scalar_subquery()
@@ -688,10 +692,13 @@ def event_stamp(session: Session, event_id: int) -> str | None:
         Confirmation.game_id.in_(games)).scalar_subquery()
     logged = select(func.count()).select_from(EventLogEntry).where(
         EventLogEntry.event_id == event_id).scalar_subquery()
-    row = session.execute(select(Event.id, versions, confirmed, logged).where(Event.id == event_id)).first()
+    called = select(func.count() + func.count(DirectorCall.answered_at)).where(
+        DirectorCall.game_id.in_(games)).scalar_subquery()
+    row = session.execute(select(Event.id, versions, confirmed, logged, called)
+                          .where(Event.id == event_id)).first()
     if row is None:
         return None
-    return f"e{row[1]}c{row[2]}l{row[3]}"
+    return f"e{row[1]}c{row[2]}l{row[3]}" + (f"d{row[4]}" if row[4] else "")
 
 
 def event_log(session: Session, event_id: int) -> list[EventLogEntry]:

@@ -16,6 +16,7 @@ from app.models import AuditEntry, Confirmation, Game, Player, SeatResult, Store
 from app.rules import RecordError, build_report, digest, get_profile, load
 from app.rules.confusables import look_alikes
 from app.rules.limits import invisible_character
+from app.services.calls import call_events
 from app.services.collation import by_name
 from app.services.results import day_start
 
@@ -357,9 +358,10 @@ def sheet_view(game: Game, lang: str = "es") -> dict[str, Any]:
 @dataclass
 class Stamp:
     """What a page polls: the game's version (the optimistic lock, one more per save), when
-    it last changed, and how many seat confirmations it has had (a confirmation changes no
-    record and no version, but the sheets must show it). Read in one statement from the game
-    row and the confirmations' index, without the record."""
+    it last changed, and how many things the table did that change no record and no version
+    but that the sheets must show: seat confirmations, calls to the director and their
+    answers (``confirmations`` counts them all). Read in one statement from the game row
+    and the indexes of confirmations and calls, without the record."""
 
     version: int
     updated_at: Any
@@ -371,7 +373,7 @@ def _stamp_statement() -> Any:
     """The version check's one statement, built once (building costs more than running
     it): the game's stamp and the session generation of user ``user_id`` (NULL for none)."""
     confirmed = (select(func.count()).select_from(Confirmation).where(Confirmation.game_id == Game.id)
-                 .scalar_subquery())
+                 .scalar_subquery()) + call_events(Game.id)
     generation = (select(User.session_generation)
                   .where(User.id == bindparam("user_id", type_=Integer)).scalar_subquery())
     return (select(Game.version, Game.updated_at, confirmed, generation)
@@ -395,9 +397,11 @@ def game_stamp_for(session: Session | Connection, game_id: int,
 
 
 def confirmation_count(session: Session, game_id: int) -> int:
-    """The `confirmations` of a game's stamp (for the page it is first shown on)."""
-    return int(session.scalar(select(func.count()).select_from(Confirmation)
-                              .where(Confirmation.game_id == game_id)) or 0)
+    """The `confirmations` of a game's stamp, calls to the director included (for the page
+    it is first shown on)."""
+    return int(session.scalar(select(select(func.count()).select_from(Confirmation)
+                                     .where(Confirmation.game_id == game_id).scalar_subquery()
+                                     + call_events(game_id))) or 0)
 
 
 CHANGES_SHOWN = 20

@@ -11,7 +11,8 @@ protected the day it is added:
   ``/login?next=…``, an ``/api/`` (or JSON) request gets 401;
 - an endpoint of one game (``game_id`` in the address) that changes it, or shows a form
   that does (its rule accepts POST), needs a scorer of that game or a director (else 403),
-  except the ones that check for themselves (a player confirming their own seat);
+  except the ones that check for themselves (a player confirming their own seat or
+  calling the director to their table);
 - creating games (new, import) needs a scorer or a director; seasons' forms a director;
 - the account page, where a user makes and revokes their API tokens, needs a logged-in
   session: a request with a token is refused (a token never makes another token, so
@@ -62,7 +63,9 @@ PUBLIC = frozenset({"static", "auth.login", "auth.logout", "auth.setup", "prefs.
                     "rules.index", "rules.profile", "api.score", "api_analysis.analyse_post",
                     "api.docs", "api-docs.", "live.qr", "share.", "events.screen", "events.live"})
 #: Endpoints of one game that check the user themselves (a player confirms their own seat).
-SELF_CHECKED = frozenset({"table.confirm_sheet", "api.confirm_seat"})
+SELF_CHECKED = frozenset({"table.confirm_sheet", "api.confirm_seat",
+                          # a seat's own player calls the director too (services/calls.may_call)
+                          "calls.call", "api_calls.open_call"})
 #: Endpoints without a game that need one of these roles (for every method).
 ROLES_NEEDED: dict[str, frozenset[Role]] = {
     "games.new": frozenset({Role.DIRECTOR, Role.SCORER}),
@@ -80,6 +83,10 @@ ROLES_NEEDED: dict[str, frozenset[Role]] = {
     "api_events.draw_round": frozenset({Role.DIRECTOR}),
     "api_events.swap": frozenset({Role.DIRECTOR}),
     "api_events.late": frozenset({Role.DIRECTOR}),
+    # calls to the director: the directors see and answer them (issue 40)
+    **{f"calls.{name}": frozenset({Role.DIRECTOR}) for name in ("index", "live", "answer")},
+    "api_calls.list_calls": frozenset({Role.DIRECTOR}),
+    "api_calls.answer_call": frozenset({Role.DIRECTOR}),
 }
 #: Endpoints (or blueprints ending in ".") an API token may not use: only a session does.
 SESSION_ONLY = frozenset({"account."})

@@ -222,7 +222,21 @@ def entry_lines(action: str, before: Any, after: Any, players: Sequence[str],
         return [names, str(ngettext("%(num)s hand", "%(num)s hands", n))] if n else [names]
     if action == "first_seat":
         return [_first_seat_line(before, after, players)]
+    if action in ("call_director", "answer_call"):
+        return _call_lines(action, after, players)
     return hand_lines(before, after, players, lang, owner)
+
+
+def _call_lines(action: str, after: Any, players: Sequence[str]) -> list[str]:
+    """A call to the director: who called from which seat and the note; its answer."""
+    data = after if isinstance(after, dict) else {}
+    if action == "answer_call":
+        return [_("Answer: %(text)s", text=data.get("answer") or "—")]
+    seat = data.get("seat")
+    lines = [_("Seat: %(player)s", player=_name(players, seat))] if isinstance(seat, int) else []
+    if data.get("note"):
+        lines.append(_("Note: %(text)s", text=data["note"]))
+    return lines
 
 
 def _first_seat_line(before: Any, after: Any, players: Sequence[str]) -> str:

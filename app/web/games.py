@@ -149,9 +149,12 @@ def sheet(game_id: int) -> str:
     remember_table_stamp(game.id, state.confirmations)
     share = SharedLink(state.share_token) if state.share_token is not None else None
     access = known_game_access(game.id, state.scorer)
+    # a seat's own player or the game's scorer calls the director (services/calls.may_call)
+    may_call = access.can_score or (u is not None and any(s.user_id == u.id for s in state.table.seats))
     return render_sheet(game, table=state.table, share=share, access=access, place=state.event,
+                        may_call=may_call, has_calls=state.calls > 0,
                         state=(state.table.key(), state.confirmations, state.share_token, access,
-                               state.event))
+                               state.event, may_call))
 
 
 @bp.post("/games/<int:game_id>/first-seat")

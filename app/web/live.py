@@ -2,8 +2,9 @@
 
 Every open sheet, hand page and trick page asks ``/games/<id>/live`` about once a second
 with ``If-None-Match: "v<version>"`` (``"v<version>c<n>"`` once seats have confirmed the
-sheet). The answer comes from the game row's version column and the count of its
-confirmations, in one statement (no record, no replay): 304 with no body while nothing
+sheet or the table has called the director). The answer comes from the game row's version
+column and the count of its confirmations, calls and answers, in one statement (no record,
+no replay): 304 with no body while nothing
 changed, else the version, when it changed and the confirmations. It works the same with
 any number of workers and app servers on one database. A page that sees a new version then
 fetches itself again (the sheet, read-only pages) or asks

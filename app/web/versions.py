@@ -9,11 +9,14 @@ screen (``/events/<id>/live``), the API's game (``GET /api/v1/games/<id>``, whos
 also what a write names in ``If-Match``) and a PDF asked again (:func:`file_answer`). The
 tags:
 
-- a game: ``v<version>``, and ``c<n>`` after it once seats have confirmed the sheet (a
-  confirmation changes no version, but every open sheet shows it) -- :func:`game_tag`;
-  the API's is the version alone (``v<version>``: what ``If-Match`` compares);
-- an event: ``e<sum of its games' versions>c<confirmations>l<log entries>``
-  (``services/events.event_stamp``).
+- a game: ``v<version>``, and ``c<n>`` after it once seats have confirmed the sheet or
+  the table has called the director (``n`` counts confirmations, calls and answers: none
+  changes the version, but every open sheet shows them) -- :func:`game_tag`; the API's is
+  the version alone (``v<version>``: what ``If-Match`` compares);
+- an event: ``e<sum of its games' versions>c<confirmations>l<log entries>``, and
+  ``d<calls and answers>`` once a table of it has called the director
+  (``services/events.event_stamp``);
+- the directors' list of calls: ``k<calls>a<answered>`` (``services/calls.calls_stamp``).
 
 A version-checked answer is never taken from a cache without asking (``no-cache,
 private``).

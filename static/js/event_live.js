@@ -1,7 +1,8 @@
-// An event's director's view and results screen, kept up to date: the page asks
-// /events/<id>/live about once a second (If-None-Match: a 304 without a body while nothing
+// An event's director's view and results screen (and the directors' list of calls, through
+// /calls/live), kept up to date: the page asks /events/<id>/live about once a second (If-None-Match: a 304 without a body while nothing
 // changed); when the event changed (a table saved a hand or confirmed, a round was drawn),
 // the page fetches itself again and swaps its [data-live-region]s in place.
+// A text field being filled in a region keeps its value and focus through the swap.
 // The screen pages through long lists by itself: in each [data-pages] box one .page shows
 // at a time, the next every data-page-ms; its [data-page-label] says which.
 (function () {
@@ -42,11 +43,41 @@
     });
   }
 
+  // What is being typed in a region (a director's answer to a call) survives the swap:
+  // each text field with an id keeps its value, and the one with the focus keeps it.
+  function typed(region) {
+    var kept = {};
+    region.querySelectorAll("input[type=text][id], textarea[id]").forEach(function (el) {
+      if (el.value) kept[el.id] = el.value;
+    });
+    return kept;
+  }
+
+  function retype(kept, focused) {
+    Object.keys(kept).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && !el.value) el.value = kept[id];
+    });
+    var again = focused && document.getElementById(focused.id);
+    if (again) {
+      again.focus();
+      if (typeof again.setSelectionRange === "function" && focused.end !== null) {
+        try { again.setSelectionRange(focused.start, focused.end); } catch (e) { /* not text */ }
+      }
+    }
+  }
+
   function swap(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
+    var active = document.activeElement;
     doc.querySelectorAll("[data-live-region][id]").forEach(function (fresh) {
       var old = document.getElementById(fresh.id);
-      if (old) old.replaceWith(document.importNode(fresh, true));
+      if (!old) return;
+      var focused = active && active.id && old.contains(active)
+        ? {id: active.id, start: active.selectionStart, end: active.selectionEnd} : null;
+      var kept = typed(old);
+      old.replaceWith(document.importNode(fresh, true));
+      retype(kept, focused);
     });
     status.dataset.seen = tag || "";   // for tests: the newest stamp this page shows
     showPages();

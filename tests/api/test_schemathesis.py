@@ -33,9 +33,11 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", APP)
 @functools.cache
 def director_token() -> str:
     """Fills the database once -- games 1..3 (a complete rifki game, a fiestas game of two
-    hands, an empty ru32 one) and season 1 -- and makes a director's token."""
+    hands, an empty ru32 one), season 1 and call 1 to the director (game 2's) -- and makes
+    a director's token."""
     from app.db import get_session
-    from app.models import User
+    from app.models import Game, User
+    from app.services.calls import open_call
     from app.services.games import import_game
     from app.services.seasons import save_season
     from app.services.tokens import create_token
@@ -49,6 +51,8 @@ def director_token() -> str:
         for record in (load_record("rifki_complete.json"), fiestas, base_record("ru32")):
             import_game(session, record, who="test")
         save_season(session, name="Liga", starts_on=date(2000, 1, 1), ends_on=date(2100, 1, 1))
+        open_call(session, session.get(Game, 2), user=session.get(User, user_id), who="directora",
+                  note="revoke")
         _token, secret = create_token(session, session.get(User, user_id), "schemathesis")
     return secret
 
@@ -67,8 +71,8 @@ class DirectorToken:
 
 
 #: The ids the database holds, 1..N (the three games seat the same four players; hand n of
-#: game 1).
-IDS = {"game_id": 3, "player_id": 4, "season_id": 1, "n": 20}
+#: game 1; the one call).
+IDS = {"game_id": 3, "player_id": 4, "season_id": 1, "n": 20, "call_id": 1}
 
 
 def aim(case: Any) -> None:

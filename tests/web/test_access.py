@@ -36,7 +36,9 @@ OPEN_TO_ANY_USER = {
     "account.revoke": "a user revokes only their own tokens: another's is 404 (tested apart)",
 }
 #: The user's own seat: checked by the view (a player confirms only their seat).
-SELF_CHECKED = {"table.confirm_sheet", "api.confirm_seat"}
+SELF_CHECKED = {"table.confirm_sheet", "api.confirm_seat",
+                # a seat's own player calls the director (tests/web/test_calls.py)
+                "calls.call", "api_calls.open_call"}
 
 #: One payload with every field some form of the app asks for: a refusal is then never a
 #: validation error in disguise (test_the_payload_is_accepted_from_the_right_user).
@@ -112,7 +114,7 @@ def url_for_rule(app: Any, endpoint: str, ids: dict[str, Any]) -> str:
 
     values = {"game_id": ids["game"], "row": 1, "n": 1, "seat": 0, "season_id": ids["season"], "job_id": "x",
               "player_id": 1, "user_id": 1, "token_id": 1, "token": ids["token"], "code": "es",
-              "profile_id": "ru32", "event_id": 1}
+              "profile_id": "ru32", "event_id": 1, "call_id": 1}
     with app.test_request_context():
         rule = next(r for r in app.url_map.iter_rules() if r.endpoint == endpoint)
         return url_for(endpoint, **{k: v for k, v in values.items() if k in rule.arguments})
