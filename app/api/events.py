@@ -1,7 +1,7 @@
 """Events in the JSON API (issue 25): ``POST /api/v1/events`` (round 1 drawn),
 ``GET /api/v1/events/<id>`` (its rounds, each table's game and players, who sat out),
 ``POST /api/v1/events/<id>/rounds`` (409 while a table of the round is not locked, unless
-``{"force": true, "reason": …}``), ``POST /api/v1/events/<id>/swap`` and ``/late`` (the
+``{"force": true, "reason": …}``), ``POST /api/v1/events/<id>/swap``, ``/late`` and ``/withdraw`` (the
 director's changes of a round, as on the event's page) and ``GET /api/v1/events/<id>/standings``.
 
 A blueprint of its own under /api/v1, registered on the same OpenAPI document as
@@ -67,6 +67,11 @@ class SwapIn(_Strict):
     a = fields.String(required=True, validate=validate.Length(max=200), metadata={"description": "a name"})
     b = fields.String(required=True, validate=validate.Length(max=200),
                       metadata={"description": "the other name (seated or sitting out)"})
+
+
+class WithdrawIn(_Strict):
+    player = fields.String(required=True, validate=validate.Length(max=200),
+                           metadata={"description": "the name of a player of the event"})
 
 
 class LateIn(_Strict):
@@ -266,6 +271,17 @@ def late(body: dict[str, Any], event_id: int) -> Any:
     return _changed(event_id, {"name": "player"},
                     lambda found: events.add_late_player(get_session(), found, body["player"], who=actor(),
                                                          pin=body.get("pin")))
+
+
+@bp.route("/events/<int:event_id>/withdraw", methods=["POST"])
+@bp.arguments(WithdrawIn)
+@bp.response(200, EventOut)
+@bp.doc(summary="A player withdraws (a director): not drawn from the next round on; the round "
+        "being played keeps their seat and the standings their results", security=v1.SECURITY)
+@v1._errors(401, 403, 404, 422)
+def withdraw(body: dict[str, Any], event_id: int) -> Any:
+    return _changed(event_id, {},
+                    lambda found: events.withdraw_player(get_session(), found, body["player"], who=actor()))
 
 
 @bp.route("/events/<int:event_id>/standings", methods=["GET"])

@@ -73,6 +73,10 @@ class SwapForm(FlaskForm):
     second = SelectField(_l("swaps seats with"), validators=[DataRequired()])
 
 
+class WithdrawForm(FlaskForm):
+    player = SelectField(_l("Player"), validators=[DataRequired()])
+
+
 class LateForm(FlaskForm):
     name = StringField(_l("Name"), validators=[DataRequired(), Length(max=60)])
     pin = StringField(_l("PIN"), validators=[Optional(), PIN_SHAPE])

@@ -53,13 +53,16 @@ class Event(Base):
 
 class EventPlayer(Base):
     """A registered player; ``joins`` is the first round they are drawn in (a late arrival
-    joins the round after the one being played)."""
+    joins the round after the one being played), ``leaves`` the first they are not (a
+    withdrawal: from the next round on)."""
 
     __tablename__ = "event_player"
 
     event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True, index=True)
     joins: Mapped[int] = mapped_column(Integer, default=1)
+    #: the first round they are no longer drawn in (withdrawn; None: they stay to the end)
+    leaves: Mapped[int | None] = mapped_column(Integer)
     #: the player's confirmation PIN for the night (hashed): their seat's PIN at every table
     pin_hash: Mapped[str | None] = mapped_column(String(255))
 

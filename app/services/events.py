@@ -257,7 +257,8 @@ def past_draws(session: Session, event: Event) -> list[draws.Draw]:
 
 
 def present_for(event: Event, number: int) -> list[int]:
-    return [e.player_id for e in event.entrants if e.joins <= number]
+    return [e.player_id for e in event.entrants
+            if e.joins <= number and (e.leaves is None or number < e.leaves)]
 
 
 def _draw(session: Session, event: Event, *, who: str, user_id: int | None, seed: int | None,
@@ -436,6 +437,26 @@ def add_late_player(session: Session, event: Event, name: str, *, who: str, pin:
                               detail={"player": cleaned}))
     session.commit()
     return joins
+
+
+def withdraw_player(session: Session, event: Event, name: str, *, who: str) -> int:
+    """A player leaves the event: not drawn from the next round on (the round being played
+    keeps their seat; their results stay in the standings, their PIN with them). Returns
+    the first round they miss."""
+    pid = _player_id(session, event, name, "player")
+    leaves = len(event.drawn) + 1
+    if leaves > event.rounds:
+        raise BadInput("player", Text("Every round of this event is drawn already."))
+    entrant = next(e for e in event.entrants if e.player_id == pid)
+    if entrant.leaves is not None:
+        raise BadInput("player", Text("%(name)s has withdrawn already.", name=name))
+    if len(present_for(event, leaves)) <= 4:
+        raise BadInput("player", Text("A round needs at least four players: nobody can withdraw now."))
+    entrant.leaves = leaves
+    session.add(EventLogEntry(event_id=event.id, who=who, action="withdraw", round_number=leaves,
+                              detail={"player": names_of(session, [pid])[pid]}))
+    session.commit()
+    return leaves
 
 
 def share_token(session: Session, event: Event) -> str:

@@ -78,11 +78,12 @@ ROLES_NEEDED: dict[str, frozenset[Role]] = {
     "users.revoke_tokens": frozenset({Role.DIRECTOR}),
     # events: directors create and run them (events.screen and events.live check a link's key)
     **{f"events.{name}": frozenset({Role.DIRECTOR})
-       for name in ("new", "draw", "swap", "late", "share", "table_codes", "event_pdf")},
+       for name in ("new", "draw", "swap", "late", "withdraw", "share", "table_codes", "event_pdf")},
     "api_events.new_event": frozenset({Role.DIRECTOR}),
     "api_events.draw_round": frozenset({Role.DIRECTOR}),
     "api_events.swap": frozenset({Role.DIRECTOR}),
     "api_events.late": frozenset({Role.DIRECTOR}),
+    "api_events.withdraw": frozenset({Role.DIRECTOR}),
     # calls to the director: the directors see and answer them (issue 40)
     **{f"calls.{name}": frozenset({Role.DIRECTOR}) for name in ("index", "live", "answer")},
     "api_calls.list_calls": frozenset({Role.DIRECTOR}),

@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from app.db import get_session
-from app.forms.events import DrawForm, EventForm, LateForm, SwapForm
+from app.forms.events import DrawForm, EventForm, LateForm, SwapForm, WithdrawForm
 from app.forms.lists import ConfirmForm
 from app.models import Event
 from app.printing import exports
@@ -142,6 +142,7 @@ def _show(event: Event, status: int = 200, errors: dict[str, str] | None = None,
         "events/show.html", event=event, view=view, standings=table, errors=errors or {},
         tie_break=service_text(table.tie_break),
         draw_form=draw or DrawForm(), swap_form=_swap_form(view), late_form=LateForm(),
+        withdraw_form=_withdraw_form(event),
         share_form=ConfirmForm(), log=events.event_log(session, event.id), poll_ms=POLL_MS,
         stamp=events.event_stamp(session, event.id),
         screen_url=url_for("events.screen", event_id=event.id, key=event.share_token, _external=True)
@@ -212,6 +213,29 @@ def late(event_id: int) -> Any:
         return _show(event, 422, {"late": f"{_field_label(e.field)}: {service_text(e)}"})
     flash(_("%(name)s joins from round %(n)s.", name=" ".join(form.name.data.split()), n=joins))
     return redirect(url_for("events.show", event_id=event.id), 303)
+
+
+@bp.post("/events/<int:event_id>/withdraw")
+def withdraw(event_id: int) -> Any:
+    event = load_event_or_404(event_id)
+    form = _withdraw_form(event)
+    if not form.validate_on_submit():
+        problems = [f"{form.player.label.text}: {m}" for m in form.player.errors]
+        return _show(event, 400, {"withdraw": " ".join(problems) or _("The form expired: try again.")})
+    try:
+        leaves = events.withdraw_player(get_session(), event, form.player.data, who=actor())
+    except BadInput as e:
+        return _show(event, 422, {"withdraw": f"{_field_label(e.field)}: {service_text(e)}"})
+    flash(_("%(name)s is not drawn from round %(n)s on.", name=form.player.data, n=leaves))
+    return redirect(url_for("events.show", event_id=event.id), 303)
+
+
+def _withdraw_form(event: Event) -> WithdrawForm:
+    """Who may withdraw: the players drawn in the next round as it stands."""
+    form = WithdrawForm()
+    names = events.names_of(get_session(), events.present_for(event, len(event.drawn) + 1))
+    form.player.choices = [(n, n) for n in sorted(names.values(), key=str.casefold)]
+    return form
 
 
 @bp.post("/events/<int:event_id>/share")

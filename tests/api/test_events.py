@@ -167,3 +167,47 @@ def test_the_director_swaps_and_registers_a_late_arrival_through_the_api(app, ap
     second = r.get_json()["rounds"][1]
     seated = {p for t in second["tables"] for p in t["players"]} | set(second["sitting_out"])
     assert "Tardía" in seated
+
+
+def test_a_player_withdraws_through_the_api_and_the_page(app, api, client):
+    """Issue 38: a director withdraws a player from the next round on (the API's
+    /withdraw and the event page's form): the round being played keeps their seat, the next
+    draw leaves them out, the log says so; refusals name the field; a round keeps four."""
+    body = new_event(api, NAMES[:9]).get_json()
+    event_id = body["id"]
+    first = body["rounds"][0]
+    leaving = first["tables"][0]["players"][2]
+    scorer = app.test_client(user=None)
+    token = token_for(app, "sam_w", "scorer")
+    assert scorer.post(f"/api/v1/events/{event_id}/withdraw", json={"player": leaving},
+                       headers=bearer(token)).status_code == 403
+    r = api.post(f"/api/v1/events/{event_id}/withdraw", json={"player": leaving}, headers=bearer(api.token))
+    assert r.status_code == 200, r.get_json()
+    assert leaving in r.get_json()["rounds"][0]["tables"][0]["players"]          # their seat stays
+    url, auth = f"/api/v1/events/{event_id}/withdraw", bearer(api.token)
+    again = api.post(url, json={"player": leaving}, headers=auth)
+    assert again.status_code == 422 and again.get_json()["error"]["field"] == "player"
+    nobody = api.post(url, json={"player": "Nadie"}, headers=auth)
+    assert nobody.status_code == 422 and nobody.get_json()["error"]["field"] == "player"
+    # the page: the form offers the players of the next round, the log names the withdrawal
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    form = page.split('id="withdraw-form"')[1].split("</form>")[0]
+    assert f'value="{leaving}"' not in form and f'value="{first["tables"][1]["players"][0]}"' in form
+    other = first["tables"][1]["players"][0]
+    r = client.post(f"/events/{event_id}/withdraw", data={"player": other})
+    assert r.status_code == 303
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert f"{leaving} withdrew: not drawn from round 2 on" in page and f"{other} withdrew" in page
+    r = api.post(f"/api/v1/events/{event_id}/rounds", json={"force": True, "reason": "prueba"},
+                 headers=bearer(api.token))
+    assert r.status_code == 201, r.get_json()
+    second = r.get_json()["rounds"][1]
+    drawn = {p for t in second["tables"] for p in t["players"]} | set(second["sitting_out"])
+    assert leaving not in drawn and other not in drawn and len(drawn) == 7
+    # seven left: three more may leave, the fourth would leave a round of three
+    names = sorted(drawn)
+    for name in names[:3]:
+        assert api.post(f"/api/v1/events/{event_id}/withdraw", json={"player": name},
+                        headers=bearer(api.token)).status_code == 200
+    r = api.post(f"/api/v1/events/{event_id}/withdraw", json={"player": names[3]}, headers=bearer(api.token))
+    assert r.status_code == 422 and "al menos cuatro jugadores" in r.get_json()["error"]["message"]
