@@ -21,7 +21,7 @@ from app.forms.lists import ConfirmForm
 from app.models import Event
 from app.printing import exports
 from app.rules import PROFILES
-from app.services import events, links, standings
+from app.services import events, links, queries, standings
 from app.services.errors import BadInput
 from app.web import versions
 from app.web.auth import actor, user
@@ -110,7 +110,8 @@ def new() -> Any:
             _warn_of_missing_pins(event)
             return redirect(url_for("events.show", event_id=event.id), 303)
     status = 400 if request.method == "POST" else 200
-    return render_template("events/new.html", form=form, options=_option_rows(form)), status
+    return render_template("events/new.html", form=form, options=_option_rows(form),
+                           names=queries.player_names(get_session())), status
 
 
 # --- the director's view --------------------------------------------------------------------

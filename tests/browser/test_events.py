@@ -149,3 +149,30 @@ def test_the_new_event_form_shows_the_chosen_games_options_only_at_375px(browser
             "ss => ss.filter(s => s.offsetParent).map(s => s.getBoundingClientRect().right)")
         assert edges and max(edges) <= 375, edges
     p.context.close()
+
+
+def test_the_event_players_box_takes_names_from_the_roster(browser, live_server):
+    """Issue 38: a name typed in the event's "add a player" box is suggested from the roster
+    (its datalist asks /players/names) and "Add" puts the roster's spelling on a line of
+    its own, once, whatever the case or accents typed."""
+    p = next(phone(browser, live_server))
+    p.goto("/games/new")                           # a roster name to find: one game with Inés
+    from tests.browser.test_referee import import_game
+    from tests.conftest import base_record
+
+    import_game(p, base_record("ru32", players=["Inés", "Koldo", "Gema", "Carla"]))
+    p.goto("/events/new")
+    p.fill("#add-player", "ine")
+    p.wait_for_function("() => [...document.querySelectorAll('#roster option')]"
+                        ".some(o => o.value === 'Inés')")
+    p.fill("#add-player", "Inés")
+    p.click("#add-player-button")
+    p.fill("#add-player", "koldo")
+    p.press("#add-player", "Enter")
+    p.fill("#add-player", "INES")
+    p.click("#add-player-button")
+    lines = p.input_value("#players").split()
+    assert lines[0] == "Inés" and [n.casefold() for n in lines] == ["inés", "koldo"]
+    assert p.evaluate("document.documentElement.scrollWidth") <= 375
+    assert p.eval_on_selector("#add-player-button", "b => b.getBoundingClientRect().height") >= 44
+    p.context.close()
