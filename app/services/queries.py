@@ -4,7 +4,7 @@ from __future__ import annotations
 import functools
 import threading
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -12,7 +12,18 @@ from cachetools import LRUCache
 from sqlalchemy import Connection, Integer, bindparam, func, select, tuple_
 from sqlalchemy.orm import Session
 
-from app.models import AuditEntry, Confirmation, Game, Player, SeatResult, StoredResult, User
+from app.models import (
+    AuditEntry,
+    Confirmation,
+    Event,
+    EventRound,
+    EventTable,
+    Game,
+    Player,
+    SeatResult,
+    StoredResult,
+    User,
+)
 from app.rules import RecordError, build_report, digest, get_profile, load
 from app.rules.confusables import look_alikes
 from app.rules.limits import invisible_character
@@ -83,6 +94,8 @@ class GameSummary:
     winners: list[int]
     played_at: Any
     broken: bool = False
+    #: the event table it is: (event name, round, table), None outside events
+    place: tuple[str, int, int] | None = None
 
 
 def summary_of(row: StoredResult) -> GameSummary:
@@ -191,7 +204,20 @@ def _found(session: Session, f: GameFilter, after: Cursor | None,
 def _summaries(session: Session, game_ids: list[int]) -> list[GameSummary]:
     by_id = {r.game_id: r for r in session.scalars(
         select(StoredResult).where(StoredResult.game_id.in_(game_ids)))}
-    return [summary_of(by_id[gid]) for gid in game_ids if gid in by_id]
+    places = event_places(session, game_ids)
+    return [replace(summary_of(by_id[gid]), place=places.get(gid)) for gid in game_ids if gid in by_id]
+
+
+def event_places(session: Session, game_ids: list[int]) -> dict[int, tuple[str, int, int]]:
+    """The event tables among ``game_ids`` (one statement; none when no game is given):
+    game id -> (event name, round, table), so a list says "Mesa 1 · Ronda 2" (issue 38)."""
+    if not game_ids:
+        return {}
+    return {int(gid): (str(name), int(rnd), int(table)) for gid, name, rnd, table in session.execute(
+        select(EventTable.game_id, Event.name, EventRound.number, EventTable.number)
+        .join(EventRound, EventTable.round_id == EventRound.id)
+        .join(Event, EventRound.event_id == Event.id)
+        .where(EventTable.game_id.in_(game_ids)))}
 
 
 def list_games(session: Session, f: GameFilter | None = None, cursor: str | None = None,

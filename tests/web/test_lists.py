@@ -199,3 +199,20 @@ def test_export_finds_games_from_the_stored_results(session):
     assert find_games(session, date_from=date(2026, 1, 5), date_to=date(2026, 2, 4)) == january
     guest = session.scalar(select(Player.id).where(Player.name == "Guest 4"))
     assert find_games(session, player_id=guest, date_to=date(2026, 12, 31)) == [february[1]]
+
+
+def test_an_event_table_is_named_by_its_table_and_round_in_the_lists(app, client):
+    """Issue 38: the games list and a player's page say "Table 2 · Round 1 · <event>" for a
+    game that is an event's table, "#id · game" for any other."""
+    from tests.web.test_events import create, event_of
+
+    event_id = int(create(client).headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        event = event_of(app, event_id)
+        name, first = event.name, event.entrants[0].player_id
+        tables = [(t.number, t.game_id) for t in event.drawn[-1].tables]
+    page = client.get("/").get_data(as_text=True)
+    for number, game_id in tables:
+        item = page.split(f'data-game="{game_id}"')[1].split("</li>")[0]
+        assert f"Table {number} · Round 1 · {name}" in item, item
+    assert "· Round 1 · " in client.get(f"/players/{first}").get_data(as_text=True)
