@@ -556,6 +556,34 @@ def _stored_figures(game: Game, row: StoredResult | None) -> tuple[int, bool, in
     return row.n_rows, bool(row.complete), row.violations
 
 
+@dataclass(frozen=True)
+class RoundSummary:
+    """One round drawn, as the event page's history shows it (issue 38: the event keeps
+    every round): its tables, who sat out, why it was forced (None: it was not)."""
+
+    number: int
+    tables: list[TableStatus]
+    sitting_out: list[str]
+    forced_reason: str | None
+
+    @property
+    def locked(self) -> int:
+        return sum(1 for t in self.tables if t.locked)
+
+
+def round_history(session: Session, event: Event,
+                  current: list[TableStatus] | None = None) -> list[RoundSummary]:
+    """Every round drawn, first to last (a few statements a round, none a table);
+    ``current``: the last round's :func:`round_tables`, when read already."""
+    out = [p for rnd in event.drawn for p in rnd.sitting_out]
+    names = names_of(session, out) if out else {}
+    last = len(event.drawn) - 1
+    return [RoundSummary(rnd.number,
+                         current if i == last and current is not None else round_tables(session, rnd),
+                         [names[p] for p in rnd.sitting_out], rnd.forced_reason)
+            for i, rnd in enumerate(event.drawn)]
+
+
 TIE_BREAK = {
     "points": Text("Ties: most tables won, then the best single game."),
     "ranking": Text("Ties: most game points, then most tables won."),

@@ -32,8 +32,12 @@ from app.web.words import OPTION_LABELS
 bp = Blueprint("events", __name__)
 
 POLL_MS = 1000
-#: Rows on one page of the results screen (it pages through longer lists by itself).
-SCREEN_ROWS = 10
+#: The results screen (issue 38): up to SCREEN_ROWS standings on one screen, in two columns
+#: past SCREEN_COLUMN rows, and up to SCREEN_TABLES tables of a round's seating; it pages
+#: through longer lists by itself, one page every SCREEN_PAGE_MS.
+SCREEN_ROWS = 40
+SCREEN_COLUMN = 12
+SCREEN_TABLES = 12
 SCREEN_PAGE_MS = 8000
 
 
@@ -122,6 +126,7 @@ def _round_view(session: Any, event: Event) -> dict[str, Any]:
     names = events.names_of(session, list(rnd.sitting_out))
     return {"round": rnd, "tables": tables, "sitting_out": [names[p] for p in rnd.sitting_out],
             "all_locked": all(t.locked for t in tables),
+            "started": any(t.hands for t in tables),
             "finished": events.event_status(event, tables) == "finished"}
 
 
@@ -141,6 +146,7 @@ def _show(event: Event, status: int = 200, errors: dict[str, str] | None = None,
     table = events.standings(session, event)
     return render_template(
         "events/show.html", event=event, view=view, standings=table, errors=errors or {},
+        history=events.round_history(session, event, view["tables"]),
         tie_break=service_text(table.tie_break),
         draw_form=draw or DrawForm(), swap_form=_swap_form(view), late_form=LateForm(),
         withdraw_form=_withdraw_form(event),
@@ -268,6 +274,15 @@ def table_codes(event_id: int) -> Any:
     return render_template("events/qr.html", event=event, round=rnd, codes=codes, form=ConfirmForm())
 
 
+@bp.get("/events/<int:event_id>/seating")
+def seating(event_id: int) -> Any:
+    """The current round's seating on one A4, for the wall (issue 38): every table with its
+    four players, who sits out; printed from the browser."""
+    event = load_event_or_404(event_id)
+    view = _round_view(get_session(), event)
+    return render_template("events/seating.html", event=event, view=view)
+
+
 # --- the results screen ---------------------------------------------------------------------
 
 def _readable_or_404(event_id: int) -> Event:
@@ -289,10 +304,16 @@ def screen(event_id: int) -> Any:
     view = _round_view(session, event)
     table = events.standings(session, event)
     key = request.args.get("key")
+    # the round's seating until its first hand is saved; then the standings; at the end
+    # the final standings
+    phase = "final" if view["finished"] else "play" if view["started"] else "seating"
+    pages = _pages(table.rows, SCREEN_ROWS)
+    columns = 2 if len(pages[0]) > SCREEN_COLUMN else 1
     return render_template("events/screen.html", event=event, view=view, standings=table,
-                           tie_break=service_text(table.tie_break),
-                           standing_pages=_pages(table.rows, SCREEN_ROWS),
-                           table_pages=_pages(view["tables"], SCREEN_ROWS),
+                           tie_break=service_text(table.tie_break), phase=phase,
+                           standing_pages=pages, columns=columns,
+                           column_rows=max(1, -(-len(pages[0]) // columns)),
+                           table_pages=_pages(view["tables"], SCREEN_TABLES),
                            live_url=url_for("events.live", event_id=event.id, key=key),
                            poll_ms=POLL_MS, page_ms=SCREEN_PAGE_MS,
                            stamp=events.event_stamp(session, event.id))

@@ -151,7 +151,7 @@ def test_the_screen_opens_with_its_link_and_the_live_stamp_follows_a_save(app, c
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
     key = re.search(r'screen\?key=([\w-]+)', page).group(1)
     screen = anonymous.get(f"/events/{event_id}/screen?key={key}")
-    assert screen.status_code == 200 and 'id="screen-standings"' in screen.get_data(as_text=True)
+    assert screen.status_code == 200 and 'id="screen-seating"' in screen.get_data(as_text=True)
     live = anonymous.get(f"/events/{event_id}/live?key={key}")
     tag = live.headers["ETag"]
     again = anonymous.get(f"/events/{event_id}/live?key={key}", headers={"If-None-Match": tag})
@@ -384,3 +384,111 @@ def test_an_event_is_finished_once_its_last_round_is_locked(app, client):
     assert 'id="swap-form"' not in page and 'id="late-form"' not in page
     body = client.get(f"/api/v1/events/{event_id}", headers={"Authorization": f"Bearer {token}"}).get_json()
     assert body["status"] == "finished"
+
+
+def _screen(app, client, event_id) -> str:
+    assert client.post(f"/events/{event_id}/share").status_code == 303
+    with app.app_context():
+        key = event_of(app, event_id).share_token
+    page = app.test_client(user=None).get(f"/events/{event_id}/screen?key={key}")
+    assert page.status_code == 200
+    return page.get_data(as_text=True)
+
+
+def test_the_room_screen_shows_the_seating_then_the_standings_per_round_then_the_final(app, client):
+    """Issue 38, the screen for the room: until the round's first hand, every table with its
+    four players and who sits out; then the standings with a column per round and each
+    table's state, all on one page; at the end the final standings, marked final."""
+    names = [f"Sala {i:02d}" for i in range(1, 14)]       # 13: three tables, one sits out
+    event_id = int(create(client, names=names, rounds="2").headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        rnd = event_of(app, event_id).drawn[0]
+        seated = [t.game.record["players"] for t in rnd.tables]
+        out = get_session().get(Player, rnd.sitting_out[0]).name
+    shown = _screen(app, client, event_id)
+    assert 'data-phase="seating"' in shown and 'id="screen-standings"' not in shown
+    for n, players in enumerate(seated, start=1):
+        card = shown[shown.index(f'id="screen-table-{n}"'):].split("</li>\n")[0]
+        assert f">Mesa {n}<" in card and all(f"<li>{p}</li>" in card for p in players)
+    assert f"Descansan: {out}" in shown      # the screen's link opens in the club's language
+    with app.app_context():
+        session = get_session()
+        tables = event_of(app, event_id).drawn[0].tables
+        play(session, tables[0].game, 1, hands=2)
+        confirm_all(session, play(session, tables[1].game, 2))
+    shown = _screen(app, client, event_id)
+    assert 'data-phase="play"' in shown and 'id="screen-seating"' not in shown
+    assert shown.count('<tr data-player=') == 13 and shown.count('class="standing-columns page') == 1
+    assert ">R1<" in shown and "Clasificación final" not in shown
+    assert 'id="screen-table-1" data-hands="2"' in shown and 'data-state="playing"' in shown
+    assert 'data-state="locked"' in shown
+    with app.app_context():
+        session = get_session()
+        event = event_of(app, event_id)
+        confirm_all(session, play(session, event.drawn[0].tables[0].game, 1))
+        confirm_all(session, play(session, event.drawn[0].tables[2].game, 3))
+    assert client.post(f"/events/{event_id}/rounds", data={}).status_code == 303
+    shown = _screen(app, client, event_id)
+    assert 'data-phase="seating"' in shown and "Ronda 2 de 2" in shown
+    with app.app_context():
+        session = get_session()
+        for k, t in enumerate(event_of(app, event_id).drawn[1].tables):
+            confirm_all(session, play(session, t.game, 10 + k))
+    shown = _screen(app, client, event_id)
+    assert 'data-phase="final"' in shown and 'id="screen-final"' in shown and "Clasificación final" in shown
+    assert ">R1<" in shown and ">R2<" in shown and shown.count('<tr data-player=') == 13
+    # each row carries a value per round (a sit-out's in brackets)
+    row = shown[shown.index('<tr data-player='):].split("</tr>")[0]
+    assert row.count('class="num round"') == 2
+
+
+def test_the_event_page_keeps_every_round_and_offers_only_results_once_finished(app, client):
+    """Issue 38, the event's life: the page lists every round drawn (its tables with players,
+    totals and state, who sat out, the forced reason); once finished it offers neither the
+    draw, nor a swap, a late arrival or a withdrawal, only the results, the PDF and the CSV."""
+    names = [f"Historia {i:02d}" for i in range(1, 10)]      # 9: two tables, one sits out
+    event_id = int(create(client, names=names, rounds="2").headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        session = get_session()
+        rnd = event_of(app, event_id).drawn[0]
+        first_out = session.get(Player, rnd.sitting_out[0]).name
+        for k, t in enumerate(rnd.tables):
+            play(session, t.game, 20 + k)
+        totals = get_session().get(StoredResult, rnd.tables[0].game_id).totals
+    r = client.post(f"/events/{event_id}/rounds", data={"force": "y", "reason": "Cierra el bar"})
+    assert r.status_code == 303
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    history = page[page.index('id="event-rounds"'):page.index('id="screen-link"')]
+    assert 'id="round-1"' in history and 'id="round-2"' in history
+    assert history.index('id="round-2"') < history.index('id="round-1"')      # the newest first
+    round_1 = history[history.index('id="round-1"'):]
+    assert f"Sitting out: {first_out}" in round_1
+    assert "0 of 2 tables locked" in round_1 and round_1.count('data-state="done"') == 2
+    signed = lambda n: f"+{n}" if n > 0 else str(n).replace("-", "\u2212")  # noqa: E731
+    assert all(f"<b>{signed(x) if x else '0'}</b>" in round_1 for x in totals)
+    round_2 = history[history.index('id="round-2"'):history.index('id="round-1"')]
+    assert "Cierra el bar" in round_2 and "data-forced" in round_2 and "data-forced" not in round_1
+    assert 'id="draw"' in page and 'id="swap-form"' in page and 'id="table-codes"' in page
+    with app.app_context():
+        session = get_session()
+        for k, t in enumerate(event_of(app, event_id).drawn[1].tables):
+            confirm_all(session, play(session, t.game, 30 + k))
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert 'id="event-finished"' in page and 'id="round-1"' in page and 'id="round-2"' in page
+    for offered in ('id="draw"', 'id="draw-form"', 'id="swap-form"', 'id="late-form"',
+                    'id="withdraw-form"', 'id="table-codes"', 'id="print-seating"'):
+        assert offered not in page, offered
+    assert 'id="standings-csv"' in page and 'id="event-pdf"' in page
+
+
+def test_the_rounds_seating_prints_on_one_page(app, client):
+    names = [f"Pared {i:02d}" for i in range(1, 14)]
+    event_id = int(create(client, names=names).headers["Location"].rsplit("/", 1)[1])
+    page = client.get(f"/events/{event_id}/seating").get_data(as_text=True)
+    with app.app_context():
+        rnd = event_of(app, event_id).drawn[0]
+        seated = [p for t in rnd.tables for p in t.game.record["players"]]
+        out = get_session().get(Player, rnd.sitting_out[0]).name
+    assert page.count('id="seating-table-') == 3 and all(f"<li>{p}</li>" in page for p in seated)
+    assert f"Sitting out: {out}" in page and "data-print" in page
+    assert app.test_client(user=None).get(f"/events/{event_id}/seating").status_code in (302, 303)
