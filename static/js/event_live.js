@@ -43,6 +43,33 @@
     });
   }
 
+  // The room's screen fits its seating and its standings to the screen: in a [data-fit]
+  // box the page shown starts at data-fit-max (in vh, else its stylesheet's size) and is
+  // set smaller, step by step, until nothing overflows the box nor a name its cell (long
+  // names, many tables, many rounds); never below data-fit-min vh.
+  function overflows(box, page) {
+    if (box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 2) return true;
+    return Array.prototype.some.call(page.querySelectorAll(".name"), function (el) {
+      return el.scrollWidth > el.clientWidth + 1;
+    });
+  }
+
+  function fit() {
+    var vh = window.innerHeight / 100;
+    document.querySelectorAll("[data-fit]").forEach(function (box) {
+      var high = +box.dataset.fitMax || 0, low = (+box.dataset.fitMin || 1.5) * vh;
+      box.querySelectorAll(".page").forEach(function (page) {
+        if (page.hidden) return;
+        page.style.fontSize = high ? high * vh + "px" : "";
+        var size = parseFloat(window.getComputedStyle(page).fontSize);
+        while (overflows(box, page) && size > low) {
+          size = Math.max(low, size * 0.95);
+          page.style.fontSize = size + "px";
+        }
+      });
+    });
+  }
+
   // What is being typed in a region (a director's answer to a call) survives the swap:
   // each text field with an id keeps its value, and the one with the focus keeps it.
   function typed(region) {
@@ -79,8 +106,9 @@
       old.replaceWith(document.importNode(fresh, true));
       retype(kept, focused);
     });
-    status.dataset.seen = tag || "";   // for tests: the newest stamp this page shows
     showPages();
+    fit();
+    status.dataset.seen = tag || "";   // for tests: the newest stamp this page shows
   }
 
   function poll() {
@@ -106,6 +134,8 @@
   }
 
   showPages();
+  fit();
+  window.addEventListener("resize", fit);
   window.setInterval(poll, interval);
-  if (pageMs) window.setInterval(function () { tick += 1; showPages(); }, pageMs);
+  if (pageMs) window.setInterval(function () { tick += 1; showPages(); fit(); }, pageMs);
 })();

@@ -17,7 +17,7 @@ from tests.browser.audit import axe_findings, small_targets
 from tests.browser.conftest import phone, shot
 from tests.browser.live import served
 from tests.conftest import ensure_user, make_app
-from tests.events_play import PIN, play
+from tests.events_play import PIN, confirm_all, play
 
 pytestmark = pytest.mark.browser
 
@@ -105,28 +105,110 @@ def test_the_results_screen_updates_by_itself_without_login(browser, server, wid
     screen = context.new_page()
     try:
         screen.goto(f"/events/{event_id}/screen?key={key}")
-        screen.wait_for_selector("#screen-table-2")
+        screen.wait_for_selector("#screen-seating #screen-table-2")
         mark_no_reload(screen)
         save_hands(live_app, event_id, 2, 3)
-        screen.wait_for_selector('#screen-table-2[data-hands="3"]')
+        # the first hand saved: the seating gives way to the standings and the tables' state
+        screen.wait_for_selector('#screen-tables #screen-table-2[data-hands="3"]')
         assert same_document(screen)
-        # the table's leader is shown with their score
-        assert screen.inner_text("#screen-table-2 td.name").strip()
+        assert screen.inner_text("#screen-table-2").split() == ["Mesa", "2", "3/10"]
         screen.screenshot(path=shot(f"event-screen-{width}.png"))
         if width == 1920:
-            sizes = screen.evaluate("""() => [...document.querySelectorAll('.screen-rows td.num')]
+            sizes = screen.evaluate("""() => [...document.querySelectorAll(
+                    '.screen-rows td.total, .screen-rows td.rank')]
                 .filter(td => td.offsetParent !== null && td.innerText.trim())
                 .map(td => parseFloat(getComputedStyle(td).fontSize))""")
             assert sizes and min(sizes) >= 40
             assert screen.evaluate("document.documentElement.scrollHeight") <= height
-            # 22 players: three pages of standings, one shown at a time
-            assert screen.locator("#screen-standings .page").count() == 3
-            assert screen.locator("#screen-standings .page:visible").count() == 1
-            assert screen.inner_text("#screen-standings [data-page-label]") == "1 / 3"
+            # 22 players: every row on one page, in two columns
+            assert screen.locator("#screen-standings .page").count() == 1
+            assert screen.locator("#screen-standings table").count() == 2
+            assert inside(screen, "#screen-standings tbody tr", width, height) == 22
         else:
             assert screen.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         context.close()
+
+
+def inside(page: Any, selector: str, width: int, height: int) -> int:
+    """How many elements match ``selector``, each checked wholly inside the viewport and not
+    cut (its text is not wider than its box)."""
+    boxes = page.eval_on_selector_all(selector, """els => els.map(e => {
+        const r = e.getBoundingClientRect();
+        return {text: e.innerText, left: r.left, top: r.top, right: r.right, bottom: r.bottom,
+                cut: [...e.querySelectorAll('td.name'), e].some(x => x.scrollWidth > x.clientWidth + 1)};
+    })""")
+    for b in boxes:
+        assert b["left"] >= 0 and b["top"] >= 0 and b["right"] <= width and b["bottom"] <= height, b
+        assert not b["cut"], b
+    return len(boxes)
+
+
+def test_the_room_screen_of_a_13_player_evening_at_1920x1080(browser, live_server, live_app):
+    """Issue 38, the screen for the room: at the round's start every table's four players and
+    the one sitting out, large, inside the viewport; once a hand is saved every standings
+    row (13) inside it without paging or scrolling; at the end the final standings. The
+    screen follows by itself; the event page at 375 px keeps every round."""
+    names = [f"Jugadora {i:02d}" for i in range(1, 14)]
+    with live_app.app_context():
+        spec = events.EventSpec(name="Noche de club", profile="fiestas", players=names, rounds=2,
+                                day=date(2026, 12, 4), pins={n: PIN for n in names})
+        event = events.create_event(get_session(), spec, who="directora", user_id=None, seed=11)
+        event_id, key = event.id, events.share_token(get_session(), event)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="es-ES",
+                                  base_url=live_server)
+    context.set_default_timeout(15_000)
+    screen = context.new_page()
+    try:
+        screen.goto(f"/events/{event_id}/screen?key={key}")
+        screen.wait_for_selector("#screen-seating")
+        screen.screenshot(path=shot("event-screen-1920-round-start.png"))
+        assert screen.evaluate("document.documentElement.scrollHeight") <= 1080
+        assert screen.evaluate("document.documentElement.scrollWidth") <= 1920
+        seated = screen.eval_on_selector_all(".seat-card li", "els => els.map(e => e.innerText.trim())")
+        out = screen.inner_text("#screen-sitting-out")
+        assert sorted(seated + [out.split(":", 1)[1].strip()]) == names
+        assert inside(screen, ".seat-card li", 1920, 1080) == 12
+        assert inside(screen, "#screen-sitting-out", 1920, 1080) == 1
+        sizes = screen.eval_on_selector_all(
+            ".seat-card li", "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+        assert min(sizes) >= 48, sizes          # read from 3 m
+
+        mark_no_reload(screen)
+        save_hands(live_app, event_id, 1, 4)
+        screen.wait_for_selector('#screen[data-phase="play"]')
+        assert same_document(screen)
+        screen.screenshot(path=shot("event-screen-1920-playing.png"))
+        assert screen.evaluate("document.documentElement.scrollHeight") <= 1080
+        assert inside(screen, "#screen-standings tbody tr", 1920, 1080) == 13
+        assert screen.locator("#screen-standings .page").count() == 1
+        assert inside(screen, "#screen-tables li", 1920, 1080) == 3
+
+        with live_app.app_context():
+            session = get_session()
+            event = session.get(Event, event_id)
+            for k, t in enumerate(event.drawn[0].tables):
+                confirm_all(session, play(session, t.game, 40 + k))
+            events.draw_next_round(session, event, who="directora", user_id=None, seed=3)
+            for k, t in enumerate(session.get(Event, event_id).drawn[1].tables):
+                confirm_all(session, play(session, t.game, 50 + k))
+        screen.wait_for_selector('#screen[data-phase="final"]')
+        assert same_document(screen)
+        assert screen.inner_text("#screen-final").strip() == "Clasificación final"
+        assert inside(screen, "#screen-standings tbody tr", 1920, 1080) == 13
+        # two columns of standings, each with a column per round
+        assert screen.locator("#screen-standings thead th.round").count() == 4
+        screen.screenshot(path=shot("event-screen-1920-final.png"))
+    finally:
+        context.close()
+    director = phone(browser, live_server)
+    page = next(director)
+    page.goto(f"/events/{event_id}")
+    page.wait_for_selector("#round-2")
+    assert page.locator("#event-rounds .round-past").count() == 2
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.screenshot(path=shot("event-page-375-rounds.png"), full_page=True)
+    next(director, None)        # its context closes
 
 
 def test_the_new_event_form_shows_the_chosen_games_options_only_at_375px(browser, live_server):

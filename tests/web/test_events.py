@@ -409,7 +409,7 @@ def test_the_room_screen_shows_the_seating_then_the_standings_per_round_then_the
     assert 'data-phase="seating"' in shown and 'id="screen-standings"' not in shown
     for n, players in enumerate(seated, start=1):
         card = shown[shown.index(f'id="screen-table-{n}"'):].split("</li>\n")[0]
-        assert f">Mesa {n}<" in card and all(f"<li>{p}</li>" in card for p in players)
+        assert f">Mesa {n}<" in card and all(f"<li class=\"name\">{p}</li>" in card for p in players)
     assert f"Descansan: {out}" in shown      # the screen's link opens in the club's language
     with app.app_context():
         session = get_session()
