@@ -5,10 +5,12 @@ On SQLite (the browser tests' shared server) and on PostgreSQL (a server of this
 own on the session's PostgreSQL database)."""
 from __future__ import annotations
 
+import io
 from datetime import date
 from typing import Any
 
 import pytest
+from pypdf import PdfReader
 
 from app.db import get_session
 from app.models import Event
@@ -95,16 +97,23 @@ def test_the_directors_view_follows_a_tables_save_at_375px(page, server):
     assert axe_findings(page) == []
 
 
+def open_screen(browser: Any, live_server: str, size: tuple[int, int], path: str) -> tuple[Any, Any]:
+    """(context, page) of the club's TV, without login, showing ``path``."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="es-ES",
+                                  base_url=live_server)
+    context.set_default_timeout(15_000)
+    screen = context.new_page()
+    screen.goto(path)
+    return context, screen
+
+
 @pytest.mark.parametrize(("width", "height"), [(1920, 1080), (375, 800)])
 def test_the_results_screen_updates_by_itself_without_login(browser, server, width, height):
     live_server, live_app = server
     event_id, key = new_event(live_app)
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="es-ES",
-                                  base_url=live_server)
-    context.set_default_timeout(10_000)
-    screen = context.new_page()
+    context, screen = open_screen(browser, live_server, (width, height),
+                                  f"/events/{event_id}/screen?key={key}")
     try:
-        screen.goto(f"/events/{event_id}/screen?key={key}")
         screen.wait_for_selector("#screen-seating #screen-table-2")
         mark_no_reload(screen)
         save_hands(live_app, event_id, 2, 3)
@@ -155,12 +164,8 @@ def test_the_room_screen_of_a_13_player_evening_at_1920x1080(browser, live_serve
                                 day=date(2026, 12, 4), pins={n: PIN for n in names})
         event = events.create_event(get_session(), spec, who="directora", user_id=None, seed=11)
         event_id, key = event.id, events.share_token(get_session(), event)
-    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="es-ES",
-                                  base_url=live_server)
-    context.set_default_timeout(15_000)
-    screen = context.new_page()
+    context, screen = open_screen(browser, live_server, (1920, 1080), f"/events/{event_id}/screen?key={key}")
     try:
-        screen.goto(f"/events/{event_id}/screen?key={key}")
         screen.wait_for_selector("#screen-seating")
         screen.screenshot(path=shot("event-screen-1920-round-start.png"))
         assert screen.evaluate("document.documentElement.scrollHeight") <= 1080
@@ -208,6 +213,19 @@ def test_the_room_screen_of_a_13_player_evening_at_1920x1080(browser, live_serve
     assert page.locator("#event-rounds .round-past").count() == 2
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.screenshot(path=shot("event-page-375-rounds.png"), full_page=True)
+    # printed: the round's seating on one A4, the QR codes one table to a page
+    page.goto(f"/events/{event_id}/seating")
+    page.emulate_media(media="print")
+    pdf = page.pdf(format="A4", path=shot("event-seating.pdf"))
+    assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
+    page.emulate_media(media="screen")
+    page.goto(f"/events/{event_id}/qr")
+    page.click("#make-codes")
+    page.wait_for_selector("#qr-table-3 img")
+    page.emulate_media(media="print")
+    pdf = page.pdf(format="A4", path=shot("event-qr-cards.pdf"))
+    texts = [p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages]
+    assert len(texts) == 3 and all(f"Mesa {n}" in t for n, t in enumerate(texts, start=1)), texts
     next(director, None)        # its context closes
 
 
