@@ -18,6 +18,7 @@ from app.services import events
 from tests.browser.audit import axe_findings, small_targets
 from tests.browser.conftest import phone, shot
 from tests.browser.live import served
+from tests.browser.test_csp import _watch
 from tests.conftest import ensure_user, make_app
 from tests.events_play import PIN, confirm_all, play
 
@@ -97,21 +98,23 @@ def test_the_directors_view_follows_a_tables_save_at_375px(page, server):
     assert axe_findings(page) == []
 
 
-def open_screen(browser: Any, live_server: str, size: tuple[int, int], path: str) -> tuple[Any, Any]:
-    """(context, page) of the club's TV, without login, showing ``path``."""
+def open_screen(browser: Any, live_server: str, size: tuple[int, int],
+                path: str) -> tuple[Any, Any, list[str]]:
+    """(context, page, what the CSP blocked) of the club's TV, without login, showing ``path``."""
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="es-ES",
                                   base_url=live_server)
     context.set_default_timeout(15_000)
     screen = context.new_page()
+    blocked = _watch(screen)
     screen.goto(path)
-    return context, screen
+    return context, screen, blocked
 
 
 @pytest.mark.parametrize(("width", "height"), [(1920, 1080), (375, 800)])
 def test_the_results_screen_updates_by_itself_without_login(browser, server, width, height):
     live_server, live_app = server
     event_id, key = new_event(live_app)
-    context, screen = open_screen(browser, live_server, (width, height),
+    context, screen, _blocked = open_screen(browser, live_server, (width, height),
                                   f"/events/{event_id}/screen?key={key}")
     try:
         screen.wait_for_selector("#screen-seating #screen-table-2")
@@ -164,7 +167,9 @@ def test_the_room_screen_of_a_13_player_evening_at_1920x1080(browser, live_serve
                                 day=date(2026, 12, 4), pins={n: PIN for n in names})
         event = events.create_event(get_session(), spec, who="directora", user_id=None, seed=11)
         event_id, key = event.id, events.share_token(get_session(), event)
-    context, screen = open_screen(browser, live_server, (1920, 1080), f"/events/{event_id}/screen?key={key}")
+    # the fitting script sizes the type under the CSP: nothing is blocked
+    context, screen, blocked = open_screen(browser, live_server, (1920, 1080),
+                                           f"/events/{event_id}/screen?key={key}")
     try:
         screen.wait_for_selector("#screen-seating")
         screen.screenshot(path=shot("event-screen-1920-round-start.png"))
@@ -204,6 +209,7 @@ def test_the_room_screen_of_a_13_player_evening_at_1920x1080(browser, live_serve
         # two columns of standings, each with a column per round
         assert screen.locator("#screen-standings thead th.round").count() == 4
         screen.screenshot(path=shot("event-screen-1920-final.png"))
+        assert blocked == []
     finally:
         context.close()
     director = phone(browser, live_server)
