@@ -1,6 +1,8 @@
 """Events (issue 25): directors create and run club nights; ``/events/<id>`` shows every
-table of the round live, ``/events/<id>/screen`` is the results screen for the club's TV
-(opened without login through the event's share link), standings as CSV and PDF.
+table of the round live and every round drawn, ``/events/<id>/screen`` is the room's screen
+for the club's TV (opened without login through the event's share link: the round's seating
+until its first hand, then the standings, at the end the final standings; issue 38),
+``/events/<id>/seating`` the round's seating to print, standings as CSV and PDF.
 
 The pages poll ``/events/<id>/live`` (one statement: the event's stamp, 304 while nothing
 changed) and fetch themselves again when it changes (static/js/event_live.js).
