@@ -67,6 +67,11 @@ def post(port: int, token: str, table: Table, timeout: float) -> tuple[int, Any]
         conn.close()
 
 
+#: How a request's answer is lost when the server is killed: no connection, a reset, or a
+#: body cut short (http.client's IncompleteRead is not an OSError).
+LOST = (OSError, http.client.HTTPException)
+
+
 def send_one(port: int, token: str, table: Table, timeout: float = 2.0) -> bool:
     """One try of the table's save in flight: True once it is answered (and acknowledged)."""
     if table.key is None:
@@ -86,7 +91,7 @@ def resolve(port: int, token: str, table: Table) -> None:
         try:
             send_one(port, token, table, timeout=RESOLVE_WITHIN)
             return
-        except OSError:
+        except LOST:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
@@ -97,7 +102,7 @@ def saving(port: int, token: str, table: Table, stop: threading.Event) -> None:
     while not stop.is_set() and len(table.acked) < len(RIFKI["hands"]):
         try:
             send_one(port, token, table)
-        except OSError:
+        except LOST:
             return                                    # killed: the key stays in flight
 
 
