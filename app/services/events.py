@@ -571,17 +571,16 @@ class RoundSummary:
         return sum(1 for t in self.tables if t.locked)
 
 
-def round_history(session: Session, event: Event,
-                  current: list[TableStatus] | None = None) -> list[RoundSummary]:
-    """Every round drawn, first to last (a few statements a round, none a table);
-    ``current``: the last round's :func:`round_tables`, when read already."""
-    out = [p for rnd in event.drawn for p in rnd.sitting_out]
+def round_history(session: Session, event: Event, *, earlier: bool = False) -> list[RoundSummary]:
+    """Every round drawn, first to last (a few statements a round, none a table); with
+    ``earlier``, every round but the last (the event page shows the last one in full above
+    them: at 100 tables, drawing it twice was a sixth of the page)."""
+    rounds = event.drawn[:-1] if earlier else event.drawn
+    out = [p for rnd in rounds for p in rnd.sitting_out]
     names = names_of(session, out) if out else {}
-    last = len(event.drawn) - 1
-    return [RoundSummary(rnd.number,
-                         current if i == last and current is not None else round_tables(session, rnd),
-                         [names[p] for p in rnd.sitting_out], rnd.forced_reason)
-            for i, rnd in enumerate(event.drawn)]
+    return [RoundSummary(rnd.number, round_tables(session, rnd), [names[p] for p in rnd.sitting_out],
+                         rnd.forced_reason)
+            for rnd in rounds]
 
 
 TIE_BREAK = {

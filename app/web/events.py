@@ -148,7 +148,7 @@ def _show(event: Event, status: int = 200, errors: dict[str, str] | None = None,
     table = events.standings(session, event)
     return render_template(
         "events/show.html", event=event, view=view, standings=table, errors=errors or {},
-        history=events.round_history(session, event, view["tables"]),
+        history=events.round_history(session, event, earlier=True),
         tie_break=service_text(table.tie_break),
         draw_form=draw or DrawForm(), swap_form=_swap_form(view), late_form=LateForm(),
         withdraw_form=_withdraw_form(event),

@@ -459,22 +459,24 @@ def test_the_event_page_keeps_every_round_and_offers_only_results_once_finished(
     assert r.status_code == 303
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
     history = page[page.index('id="event-rounds"'):page.index('id="screen-link"')]
-    assert 'id="round-1"' in history and 'id="round-2"' in history
-    assert history.index('id="round-2"') < history.index('id="round-1"')      # the newest first
+    # the current round in full above (its forced reason too), the earlier ones below it
+    assert 'id="round-1"' in history and 'id="round-2"' not in history and "Earlier rounds" in history
+    current = page[:page.index('id="event-rounds"')]
+    assert "Cierra el bar" in current
     round_1 = history[history.index('id="round-1"'):]
     assert f"Sitting out: {first_out}" in round_1
     assert "0 of 2 tables locked" in round_1 and round_1.count('data-state="done"') == 2
     signed = lambda n: f"+{n}" if n > 0 else str(n).replace("-", "\u2212")  # noqa: E731
     assert all(f"<b>{signed(x) if x else '0'}</b>" in round_1 for x in totals)
-    round_2 = history[history.index('id="round-2"'):history.index('id="round-1"')]
-    assert "Cierra el bar" in round_2 and "data-forced" in round_2 and "data-forced" not in round_1
+    assert "data-forced" not in round_1
     assert 'id="draw"' in page and 'id="swap-form"' in page and 'id="table-codes"' in page
     with app.app_context():
         session = get_session()
         for k, t in enumerate(event_of(app, event_id).drawn[1].tables):
             confirm_all(session, play(session, t.game, 30 + k))
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
-    assert 'id="event-finished"' in page and 'id="round-1"' in page and 'id="round-2"' in page
+    assert 'id="event-finished"' in page and 'id="round-1"' in page
+    assert 'id="round-title">Round 2 of 2' in page               # the last round, in full
     for offered in ('id="draw"', 'id="draw-form"', 'id="swap-form"', 'id="late-form"',
                     'id="withdraw-form"', 'id="table-codes"', 'id="print-seating"'):
         assert offered not in page, offered
