@@ -32,8 +32,10 @@ from app.services import ratings
 from app.services.ratings import Rows
 
 #: A change followed by at most this many rated games of its profile is rated in its own
-#: request (measured: 50 games take a few milliseconds); past it, by the job.
-IN_REQUEST_GAMES = 50
+#: request (the walk reads their steps and computes only the games the change reaches: a
+#: table of a 100-table round finishing after the others is one of these); past it, by
+#: the job (a correction at 20,000 games half way back: 2,449 later games).
+IN_REQUEST_GAMES = 500
 #: The games one part of the job rates in one transaction (measured at 20,000 games: about
 #: 0.1 s of the write lock).
 PART_GAMES = 250
@@ -76,11 +78,13 @@ def catch_up(session: Session, profile: str | None = None, games: int = PART_GAM
     if chosen is None:
         session.rollback()
         return False
-    # the write lock first (SQLite: a write begins the transaction; PostgreSQL: the
-    # profile's lock), so that no save moves the row between reading it and writing it
+    # the locks in the order a save takes them -- the profile's (PostgreSQL), then the row
+    # -- or a save holding the first and waiting for the second deadlocks with the part;
+    # on SQLite the write begins the transaction, so no save moves the row between reading
+    # it and writing it
+    ratings.lock(session, chosen)
     session.execute(update(RatingBacklog).where(RatingBacklog.profile == chosen)
                     .values(since=RatingBacklog.since))
-    ratings.lock(session, chosen)
     row = session.get(RatingBacklog, chosen, populate_existing=True)
     if row is not None:         # (another process may have finished it meanwhile)
         _written, stop = ratings.walk(session, chosen, (row.played_at, row.game_id), skip=False, games=games)
