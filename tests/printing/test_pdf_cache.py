@@ -17,15 +17,21 @@ from tests.web.helpers import sql_statements
 
 
 @pytest.fixture
-def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The HTML of every PDF rendered (app.printing.responses's render_pdf, counted)."""
+def renders(monkeypatch: pytest.MonkeyPatch, app: Any) -> list[str]:
+    """The HTML of every PDF this test's app rendered (app.printing.responses's render_pdf,
+    counted; its export runner renders in the app's context too). A render of another
+    app in this process -- an earlier test's export runner finishing a job -- is not
+    counted: the suite saw 3 renders for 2 and 4 for 2 under load."""
+    from flask import current_app, has_app_context
+
     from app.printing import responses
 
     seen: list[str] = []
     real = responses.render_pdf
 
     def counting(html: str, *args: Any, **kwargs: Any) -> bytes:
-        seen.append(html)
+        if has_app_context() and current_app._get_current_object() is app:  # type: ignore[attr-defined]
+            seen.append(html)
         return real(html, *args, **kwargs)
 
     monkeypatch.setattr(responses, "render_pdf", counting)
