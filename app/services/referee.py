@@ -94,12 +94,8 @@ def build_ruling(kind: str, *, seat: int | None, points: list[int | None] | None
     if kind == "charge-offender" and seat is not None:
         ruling["seat"] = seat
     if kind == "adjusted" and weights:
-        for k, w in enumerate(weights):
-            if w.get("share") is None or any(p is None for p in w.get("points") or [None]):
-                raise RecordError.of(f"ruling.weights[{k}]", "missing-key",
-                                     "missing: an outcome has a share and four points")
         ruling["weights"] = weights
-        points = list(weighted_points([(w["share"], w["points"]) for w in weights], total or 0))
+        points = _weighted(weights, total or 0)
     if kind == "adjusted":
         if points is None or any(p is None for p in points):
             raise RecordError.of("ruling.points", "missing-key",
@@ -111,6 +107,16 @@ def build_ruling(kind: str, *, seat: int | None, points: list[int | None] | None
     ruling["by"] = who
     ruling["at"] = at
     return ruling
+
+
+def _weighted(weights: list[dict[str, Any]], total: int) -> list[int | None]:
+    """A weighted ruling's points from its outcomes (RULES.md §3); an outcome missing its
+    share or a point is named (the engine checks the rest)."""
+    for k, w in enumerate(weights):
+        if w.get("share") is None or any(p is None for p in w.get("points") or [None]):
+            raise RecordError.of(f"ruling.weights[{k}]", "missing-key",
+                                 "missing: an outcome has a share and four points")
+    return list(weighted_points([(w["share"], w["points"]) for w in weights], total))
 
 
 def hand_total(game: Any, index: int) -> int:
