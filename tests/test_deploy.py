@@ -197,6 +197,21 @@ def test_slow_clients_hold_gunicorn_alone(gunicorn):
     pool.shutdown()
 
 
+def static_kept_for(port: int, path: str) -> int:
+    """The max-age, in seconds, that the answer for ``path`` allows a browser."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path)
+        r = conn.getresponse()
+        r.read()
+        assert r.status == 200, (path, r.status)
+        found = re.search(r"max-age=(\d+)", r.getheader("Cache-Control") or "")
+        assert found, (path, r.getheader("Cache-Control"))
+        return int(found.group(1))
+    finally:
+        conn.close()
+
+
 def nginx_site(listen: int, upstream: int) -> str:
     """docs/deploy.md's server block, trimmed for a test: plain HTTP on ``listen``, no
     certificate, no HSTS, the static folder of this checkout, gunicorn on ``upstream``."""
@@ -234,6 +249,8 @@ def test_behind_the_documented_nginx_slow_clients_hold_nothing(gunicorn, tmp_pat
     try:
         wait_for_port(port, proc, log)
         assert get(port, "/setup", 10)[0] == 200
+        assert static_kept_for(port, "/static/css/app.css?v=0123456789") == 365 * 24 * 3600
+        assert static_kept_for(port, "/static/css/app.css") == 3600   # the service worker's list
         slow = SlowClients(port, 4 * THREADS)      # four times what stalls gunicorn alone
         try:
             time.sleep(0.5)
