@@ -30,6 +30,13 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
+#: The contexts of the tests that are not about the service worker (static/js/sw.js) block
+#: it. Registered, it fetched the app's files and the five rules pages when each context
+#: opened its first page, and copied every page into its cache: a third of a whole game's
+#: time in the browser, for what test_offline.py and test_server_restart.py check.
+BLOCK_WORKER = "block"
+
+
 def _missing(reason: str) -> None:
     if in_ci():
         pytest.fail(reason)
@@ -60,9 +67,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from app.db import get_db
 
     db = tmp_path_factory.mktemp("browser") / "kingsheet.sqlite"
-    # every kept page served is rendered again and compared (app/web/page_cache.py)
-    app = make_app(f"sqlite:///{db}", WTF_CSRF_ENABLED=True, TESTING=False, PAGE_CACHE_VERIFY=True,
-                   FAST_POLL_VERIFY=True)
+    # the verify modes (every kept page and poll answer computed again and compared) run in
+    # their own tests (tests/web/test_page_cache.py, test_fast_poll.py) and in the events'
+    # PostgreSQL server (test_events.py); here they doubled what the server did per page
+    app = make_app(f"sqlite:///{db}", WTF_CSRF_ENABLED=True, TESTING=False)
     ensure_user(app)   # the director every phone logs in as (see `phone`)
     LIVE_APPS.append(app)
     with served(app) as address:
@@ -91,9 +99,12 @@ def login(page: Any, username: str = DIRECTOR, password: str = TEST_PASSWORD) ->
 
 def phone(browser: Any, live_server: str, user: str | None = DIRECTOR) -> Iterator[Any]:
     """A page in its own browser context (its own cookies): one phone at the table, logged
-    in as `user` (the director by default; None: anonymous)."""
+    in as `user` (the director by default; None: anonymous).
+
+    Without the service worker (`BLOCK_WORKER`): the tests of what it does (test_offline.py,
+    test_server_restart.py) make their own contexts with it."""
     context = browser.new_context(viewport={"width": 375, "height": 800}, locale="es-ES",
-                                  base_url=live_server)
+                                  base_url=live_server, service_workers=BLOCK_WORKER)
     context.set_default_timeout(10_000)
     p = context.new_page()
     if user is not None:

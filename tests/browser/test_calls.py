@@ -14,7 +14,7 @@ import pytest
 from app.db import get_session
 from app.models import Event
 from app.services import events
-from tests.browser.conftest import login, phone, shot
+from tests.browser.conftest import BLOCK_WORKER, login, phone, shot
 from tests.conftest import ensure_user
 
 pytestmark = pytest.mark.browser
@@ -34,7 +34,7 @@ def _same_document(page: Any) -> bool:
 def desk(browser: Any, live_server: str) -> Iterator[Any]:
     """The director's laptop (1280 px), logged in as the director."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES",
-                                  base_url=live_server)
+                                  base_url=live_server, service_workers=BLOCK_WORKER)
     context.set_default_timeout(10_000)
     p = context.new_page()
     login(p)

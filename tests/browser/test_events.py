@@ -16,7 +16,7 @@ from app.db import get_session
 from app.models import Event
 from app.services import events
 from tests.browser.audit import axe_findings, small_targets
-from tests.browser.conftest import phone, shot
+from tests.browser.conftest import BLOCK_WORKER, phone, shot
 from tests.browser.live import served
 from tests.browser.test_csp import _watch
 from tests.conftest import ensure_user, make_app
@@ -102,7 +102,7 @@ def open_screen(browser: Any, live_server: str, size: tuple[int, int],
                 path: str) -> tuple[Any, Any, list[str]]:
     """(context, page, what the CSP blocked) of the club's TV, without login, showing ``path``."""
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="es-ES",
-                                  base_url=live_server)
+                                  base_url=live_server, service_workers=BLOCK_WORKER)
     context.set_default_timeout(15_000)
     screen = context.new_page()
     blocked = _watch(screen)

@@ -7,11 +7,12 @@ import copy
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import pytest
 
 from app.rules import load
-from tests.browser.conftest import login, shot
+from tests.browser.conftest import BLOCK_WORKER, login, shot
 from tests.browser.test_referee import import_game
 from tests.browser.test_whole_games import play_hand
 from tests.conftest import load_record
@@ -23,7 +24,8 @@ PHONE = {"width": 375, "height": 812}
 
 @pytest.fixture
 def phone(browser: Any, live_server: str) -> Any:
-    context = browser.new_context(viewport=PHONE, locale="es-ES", base_url=live_server)
+    context = browser.new_context(viewport=PHONE, locale="es-ES", base_url=live_server,
+                                  service_workers=BLOCK_WORKER)
     context.set_default_timeout(10_000)
     p = context.new_page()
     login(p)
