@@ -194,6 +194,12 @@ def every_page(page: Any) -> list[str]:
     page.click("#save-hand")
     page.wait_for_url(re.compile(r"#hand-1$"))
     paths += [f"/games/{revoke}", f"/games/{revoke}/hands/1"]
+    # an export job's page (issue 41: tap targets on the export pages)
+    page.goto("/exports")
+    page.fill("#date_from", "2000-01-01")
+    page.click("#export-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/exports/[\w-]+$"))
+    paths.append(urlparse(page.url).path)
     return paths
 
 
