@@ -22,6 +22,14 @@ TABLES_JS = """() => [...document.querySelectorAll('table')].map(t => {
 })"""
 
 
+#: Every standings row's figures at their widest.
+WIDEST_JS = """() => document.querySelectorAll('table.standings tbody tr').forEach(tr => {
+  const set = (sel, text) => { const c = tr.querySelector(sel); if (c) c.textContent = text; };
+  set('td[data-rank]', '100'); set('td[data-games]', '999'); set('td[data-wins]', '999');
+  set('td[data-points]', '−12.345'); set('td[data-average]', '−123,4');
+})"""
+
+
 def _games(app):
     from app.db import get_session
     from app.services.games import import_game
@@ -67,3 +75,7 @@ def test_statistics_and_standings_fit_a_phone(page, live_app):
     _fits(page, "ratings-375.png")
     page.goto(f"/seasons/{season_id}")
     _fits(page, "season-375.png")
+    # a club's season at its widest: three-figure ranks, five-figure totals, long averages
+    # (the browser tests' other games on this server once made it 372 px for 365)
+    page.evaluate(WIDEST_JS)
+    _fits(page, "season-widest-375.png")
