@@ -36,7 +36,7 @@ from app.models import (
 from app.rules import RecordError
 from app.rules.confusables import look_alikes
 from app.rules.limits import check_name
-from app.services.collation import folded_name
+from app.services.collation import by_name, folded_name
 from app.services.confirm import latest_confirmations
 from app.services.errors import BadInput, Text
 from app.services.projections import facts_of, games_changed
@@ -84,6 +84,12 @@ def clean_new_name(session: Session, player: Player, raw: Any) -> str:
     if name == player.name:
         raise BadInput("name", Text("That is the player's name already."))
     return name
+
+
+def others(session: Session, player_id: int) -> list[tuple[int, str]]:
+    """(id, name) of every roster player but ``player_id``, by name: whom it may merge into."""
+    rows = session.execute(select(Player.id, Player.name).where(Player.id != player_id)).all()
+    return by_name([(int(pid), str(name)) for pid, name in rows], lambda row: row[1])
 
 
 def _games_of(session: Session, player_id: int) -> list[Game]:
@@ -161,6 +167,16 @@ def _check_merge(session: Session, gone: Player, kept: Player) -> None:
     if accounts == 2:
         raise BadInput("into", Text("%(a)s and %(b)s each have a user account: unlink one of them "
                                     "first.", a=gone.name, b=kept.name))
+
+
+def check_merge(session: Session, player_id: int, into_id: int) -> RosterChange:
+    """What merging ``player_id`` into ``into_id`` would do (the player kept, the games that
+    move), or the BadInput the merge would raise; nothing is written."""
+    gone = _player(session, player_id, "player")
+    kept = _player(session, into_id, "into")
+    _check_merge(session, gone, kept)
+    moved = session.scalar(select(func.count()).select_from(Seat).where(Seat.player_id == gone.id))
+    return RosterChange(kept.id, kept.name, int(moved or 0))
 
 
 def merge_players(session: Session, player_id: int, into_id: int, *, who: str) -> RosterChange:
