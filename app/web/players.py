@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from app.db import get_session
 from app.forms.players import MergeForm, RenameForm
@@ -153,7 +154,8 @@ def rename(player_id: int) -> Any:
     except BadInput as e:
         session.rollback()
         return _edit(player_id, 422, {"rename": _refusal(e)}, rename=form)
-    flash(_("Renamed %(name)s in %(num)s games.", name=change.name, num=change.games))
+    flash(ngettext("Renamed %(name)s in %(num)s game.", "Renamed %(name)s in %(num)s games.", change.games,
+                   name=change.name))
     return redirect(url_for("players.games", player_id=player_id), 303)
 
 
@@ -176,7 +178,8 @@ def merge(player_id: int) -> Any:
     except BadInput as e:
         session.rollback()
         return _edit(player_id, 422, {"merge": _refusal(e)}, merge=form)
-    flash(_("Merged into %(name)s: %(num)s games moved.", name=change.name, num=change.games))
+    flash(ngettext("Merged into %(name)s: %(num)s game moved.", "Merged into %(name)s: %(num)s games moved.",
+                   change.games, name=change.name))
     return redirect(url_for("players.games", player_id=change.player_id), 303)
 
 
