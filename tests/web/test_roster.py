@@ -100,7 +100,7 @@ def test_only_a_director_renames_or_merges(app, make_game):
     make_game(record=seated("ru32", ["koldo", "Ana", "Beto", "Carla"]))
     pid = player_id(app, "koldo")
     scorer = app.test_client(user="sergio", role="scorer")
-    assert 'href="/players/%s/edit"' % pid not in scorer.get(f"/players/{pid}").get_data(as_text=True)
+    assert f'href="/players/{pid}/edit"' not in scorer.get(f"/players/{pid}").get_data(as_text=True)
     assert scorer.get(f"/players/{pid}/edit").status_code == 403
     assert scorer.post(f"/players/{pid}/rename", data={"name": "Koldo"}).status_code == 403
     assert scorer.post(f"/players/{pid}/merge", data={"into": "1", "confirmed": "yes"}).status_code == 403
