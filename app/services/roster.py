@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import contextlib
 import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
 
 from app.models import (
     AuditAction,
@@ -131,16 +135,33 @@ def _rewrite(session: Session, games: list[Game], player_id: int, into_id: int, 
         games_changed(session, [facts_of(g, r) for g, r in zip(games, results, strict=True)])
 
 
+@contextmanager
+def _raced(session: Session, fld: str, taken: Text) -> Iterator[None]:
+    """A write that lost a race refused as input, nothing written: a game of the player saved
+    meanwhile (its version moved on), or the name taken meanwhile (the unique constraint)."""
+    try:
+        yield
+    except StaleDataError:
+        session.rollback()
+        raise BadInput(fld, Text("A game of this player changed meanwhile: try again.")) from None
+    except IntegrityError:
+        session.rollback()
+        raise BadInput(fld, taken) from None
+
+
 def rename_player(session: Session, player_id: int, new_name: Any, *, who: str) -> RosterChange:
     """Renames a player everywhere (committed). BadInput (``name``) for a refused name."""
     player = _player(session, player_id, "name")
     name = clean_new_name(session, player, new_name)
-    games = _games_of(session, player.id)
-    player.name = name
-    player.folded_name = folded_name(name)
-    session.flush()
-    _rewrite(session, games, player.id, player.id, name, AuditAction.RENAME, who)
-    session.commit()
+    taken = Text("%(name)s is already on the roster: if they are the same person, merge the two "
+                 "players instead.", name=name)
+    with _raced(session, "name", taken):
+        games = _games_of(session, player.id)
+        player.name = name
+        player.folded_name = folded_name(name)
+        session.flush()
+        _rewrite(session, games, player.id, player.id, name, AuditAction.RENAME, who)
+        session.commit()
     return RosterChange(player.id, name, len(games))
 
 
@@ -186,18 +207,21 @@ def merge_players(session: Session, player_id: int, into_id: int, *, who: str) -
     gone = _player(session, player_id, "player")
     kept = _player(session, into_id, "into")
     _check_merge(session, gone, kept)
-    games = _games_of(session, gone.id)
-    _rewrite(session, games, gone.id, kept.id, kept.name, AuditAction.MERGE, who)
-    entered = select(EventPlayer.event_id).where(EventPlayer.player_id == gone.id)
-    for rnd in session.scalars(select(EventRound).where(EventRound.event_id.in_(entered))):
-        if gone.id in rnd.sitting_out:
-            rnd.sitting_out = [kept.id if p == gone.id else p for p in rnd.sitting_out]
-    session.execute(update(EventPlayer).where(EventPlayer.player_id == gone.id)
-                    .values(player_id=kept.id))
-    session.execute(update(User).where(User.player_id == gone.id).values(player_id=kept.id))
-    session.flush()
-    # what the projectors left of the merged player (sums and ratings at nothing) goes with it
-    session.execute(delete(Player).where(Player.id == gone.id))
-    session.expunge(gone)
-    session.commit()
-    return RosterChange(kept.id, kept.name, len(games))
+    kept_name = kept.name
+    refused = Text("%(a)s and %(b)s cannot be merged now: try again.", a=gone.name, b=kept_name)
+    with _raced(session, "into", refused):
+        games = _games_of(session, gone.id)
+        _rewrite(session, games, gone.id, kept.id, kept.name, AuditAction.MERGE, who)
+        entered = select(EventPlayer.event_id).where(EventPlayer.player_id == gone.id)
+        for rnd in session.scalars(select(EventRound).where(EventRound.event_id.in_(entered))):
+            if gone.id in rnd.sitting_out:
+                rnd.sitting_out = [kept.id if p == gone.id else p for p in rnd.sitting_out]
+        session.execute(update(EventPlayer).where(EventPlayer.player_id == gone.id)
+                        .values(player_id=kept.id))
+        session.execute(update(User).where(User.player_id == gone.id).values(player_id=kept.id))
+        session.flush()
+        # what the projectors left of the merged player (sums and ratings at nothing) goes with it
+        session.execute(delete(Player).where(Player.id == gone.id))
+        session.expunge(gone)
+        session.commit()
+    return RosterChange(into_id, kept_name, len(games))

@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from app.models import (
     AuditAction,
@@ -199,3 +199,24 @@ def test_a_merge_is_refused_when_they_shared_a_game(session):
     assert session.get(Player, gone) is not None
     with pytest.raises(BadInput):
         roster.merge_players(session, gone, gone, who="directora")
+
+
+def test_a_game_saved_meanwhile_refuses_the_rename_and_nothing_changes(session, monkeypatch):
+    game = import_game(session, seated("ru32", ["koldo", "Ana", "Beto", "Carla"]))
+    pid = _id(session, "koldo")
+    real = roster._games_of
+
+    def saved_meanwhile(s: Any, player_id: int) -> list[Game]:
+        found = real(s, player_id)
+        with s.get_bind().connect() as other:          # another request's save
+            other.execute(update(Game).where(Game.id == game.id).values(version=Game.version + 1))
+            other.commit()
+        return found
+
+    monkeypatch.setattr(roster, "_games_of", saved_meanwhile)
+    with pytest.raises(BadInput) as refused:
+        roster.rename_player(session, pid, "Koldo", who="directora")
+    assert refused.value.field == "name" and "meanwhile" in refused.value.message
+    session.expire_all()
+    assert session.get(Player, pid).name == "koldo"
+    assert session.get(Game, game.id).record["players"][0] == "koldo"
