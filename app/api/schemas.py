@@ -169,6 +169,16 @@ class RatingOut(Schema):
                                                                    "round(1000 + 25 × ordinal)"})
 
 
+class RenameIn(_Strict):
+    name = fields.String(required=True, validate=validate.Length(max=300),
+                         metadata={"description": "the player's new name"})
+
+
+class MergeIn(_Strict):
+    into = fields.Integer(required=True, strict=True, validate=ID,
+                          metadata={"description": "the id of the player who is kept"})
+
+
 class PlayerDetail(Schema):
     id = fields.Integer(required=True)
     name = fields.String(required=True)

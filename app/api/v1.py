@@ -20,10 +20,10 @@ from werkzeug.exceptions import MethodNotAllowed, UnprocessableEntity
 
 from app.api import schemas as s
 from app.db import get_session
-from app.models import Game
+from app.models import Game, Player
 from app.rules import PROFILES, RecordError, score_record
 from app.rules.limits import read_json
-from app.services import api_views, games, hands, idempotency, queries, standings
+from app.services import api_views, games, hands, idempotency, queries, roster, standings
 from app.services.accounts import can_score
 from app.services.errors import (
     BadInput,
@@ -351,6 +351,41 @@ def player(player_id: int) -> Any:
     if body is None:
         return _error(404, "not-found", _("There is no such player."))
     return body
+
+
+def _roster_change(player_id: int, act: Callable[[], Any]) -> Any:
+    """A director's change of the roster (``act()``, idempotent with a key): the kept
+    player as ``GET /players/<id>`` shows them after it."""
+    def carry_out() -> Any:
+        if get_session().get(Player, player_id) is None:
+            return _error(404, "not-found", _("There is no such player."))
+        kept = act()
+        return jsonify(api_views.player_body(get_session(), kept.player_id))
+    return _write(carry_out)
+
+
+@bp.route("/players/<int:player_id>/rename", methods=["POST"])
+@bp.arguments(s.RenameIn)
+@bp.response(200, s.PlayerDetail)
+@bp.doc(summary="Rename a player (a director): every game's record follows, each game's change log "
+        "says so; no score changes and a confirmed sheet stays confirmed. A name another player "
+        "has (but for case, accents or spacing) is refused: merge them instead", security=SECURITY)
+@_errors(401, 403, 404, 422)
+def rename_player(body: dict[str, Any], player_id: int) -> Any:
+    return _roster_change(player_id, lambda: roster.rename_player(get_session(), player_id, body["name"],
+                                                                  who=actor()))
+
+
+@bp.route("/players/<int:player_id>/merge", methods=["POST"])
+@bp.arguments(s.MergeIn)
+@bp.response(200, s.PlayerDetail)
+@bp.doc(summary="Merge a player into another (a director): every seat, event entry, result and "
+        "rating goes to `into`, and the player leaves the roster; refused when both sat at one game",
+        security=SECURITY)
+@_errors(401, 403, 404, 422)
+def merge_players(body: dict[str, Any], player_id: int) -> Any:
+    return _roster_change(player_id, lambda: roster.merge_players(get_session(), player_id, body["into"],
+                                                                  who=actor()))
 
 
 @bp.route("/ratings", methods=["GET"])

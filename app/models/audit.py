@@ -23,6 +23,8 @@ class AuditAction(enum.Enum):
     FIRST_SEAT = "first_seat"   # the first dealer, or rifki's 2♦ holder, set before hand 1
     CALL = "call_director"      # a table called the director (no version: the record is unchanged)
     ANSWER = "answer_call"      # the director answered the call
+    RENAME = "rename_player"    # a director renamed a seat's player (issue 38: no score changes)
+    MERGE = "merge_players"     # a director merged the seat's player into another
 
 
 class AuditEntry(Base):

@@ -88,6 +88,10 @@ ROLES_NEEDED: dict[str, frozenset[Role]] = {
     **{f"calls.{name}": frozenset({Role.DIRECTOR}) for name in ("index", "live", "answer")},
     "api_calls.list_calls": frozenset({Role.DIRECTOR}),
     "api_calls.answer_call": frozenset({Role.DIRECTOR}),
+    # one roster: directors rename and merge players (issue 38)
+    **{f"players.{name}": frozenset({Role.DIRECTOR}) for name in ("edit", "rename", "merge")},
+    "api.rename_player": frozenset({Role.DIRECTOR}),
+    "api.merge_players": frozenset({Role.DIRECTOR}),
 }
 #: Endpoints (or blueprints ending in ".") an API token may not use: only a session does.
 SESSION_ONLY = frozenset({"account."})

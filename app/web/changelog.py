@@ -224,7 +224,16 @@ def entry_lines(action: str, before: Any, after: Any, players: Sequence[str],
         return [_first_seat_line(before, after, players)]
     if action in ("call_director", "answer_call"):
         return _call_lines(action, after, players)
+    if action in ("rename_player", "merge_players"):
+        return [_roster_line(before, after)]
     return hand_lines(before, after, players, lang, owner)
+
+
+def _roster_line(before: Any, after: Any) -> str:
+    """A director renamed a seat's player, or merged them into another: "koldo → Koldo"."""
+    old = before if isinstance(before, dict) else {}
+    new = after if isinstance(after, dict) else {}
+    return f"{old.get('player', '?')}{ARROW}{new.get('player', '?')}"
 
 
 def _call_lines(action: str, after: Any, players: Sequence[str]) -> list[str]:

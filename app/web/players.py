@@ -1,21 +1,27 @@
 """Players: the roster with everyone's statistics, a season's leaderboard, the ratings'
 leaderboard per profile, one player's page (ratings, statistics per profile with charts, a
-CSV of them, and their games, a page at a time)."""
+CSV of them, and their games, a page at a time), and a director's renaming or merging of a
+player (issue 38: app/services/roster.py)."""
 from __future__ import annotations
 
 import io
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from app.db import get_session
+from app.forms.players import MergeForm, RenameForm
 from app.rules import PROFILES
 from app.security import Response, id_arg
 from app.services import queries, rating_backlog, ratings, standings, stats
+from app.services import roster as roster_service
+from app.services.errors import BadInput
+from app.web.auth import actor
 from app.web.chart import series_svg
 from app.web.common import SafeCsvWriter, lang, shown
-from app.web.messages import field_label
+from app.web.messages import field_label, service_text
 from app.web.words import profile_name
 
 bp = Blueprint("players", __name__)
@@ -102,6 +108,79 @@ def games(player_id: int) -> Any:
         next_url=url_for("players.games", player_id=player_id, after=page.next_cursor)
         if page.next_cursor else None,
         first_url=url_for("players.games", player_id=player_id) if after else None)
+
+
+# --- a director renames or merges a player (issue 38) ------------------------------------------
+
+def _merge_form(session: Any, player_id: int) -> MergeForm:
+    """The players one may merge this one into: every other roster player, by name."""
+    form = MergeForm()
+    form.into.choices = [(str(pid), name) for pid, name in roster_service.others(session, player_id)]
+    return form
+
+
+def _edit(player_id: int, status: int = 200, errors: dict[str, str] | None = None,
+          rename: RenameForm | None = None, merge: MergeForm | None = None,
+          confirm: roster_service.RosterChange | None = None) -> Any:
+    session = get_session()
+    player = _player_or_404(session, player_id)
+    return render_template("players/edit.html", player=player, errors=errors or {},
+                           rename_form=rename or RenameForm(name=player.name),
+                           merge_form=merge or _merge_form(session, player_id), confirm=confirm), status
+
+
+def _refusal(e: BadInput) -> str:
+    labels = {"name": _("New name"), "into": _("Merge into"), "player": _("Player")}
+    return f"{labels.get(e.field, e.field)}: {service_text(e)}"
+
+
+@bp.get("/players/<int:player_id>/edit")
+def edit(player_id: int) -> Any:
+    """A director's page: rename the player, or merge them into another."""
+    return _edit(player_id)
+
+
+@bp.post("/players/<int:player_id>/rename")
+def rename(player_id: int) -> Any:
+    session = get_session()
+    _player_or_404(session, player_id)
+    form = RenameForm()
+    if not form.validate_on_submit():
+        problems = [f"{form.name.label.text}: {m}" for m in form.name.errors]
+        return _edit(player_id, 400, {"rename": " ".join(problems) or _("The form expired: try again.")},
+                     rename=form)
+    try:
+        change = roster_service.rename_player(session, player_id, form.name.data, who=actor())
+    except BadInput as e:
+        session.rollback()
+        return _edit(player_id, 422, {"rename": _refusal(e)}, rename=form)
+    flash(ngettext("Renamed %(name)s in %(num)s game.", "Renamed %(name)s in %(num)s games.", change.games,
+                   name=change.name))
+    return redirect(url_for("players.games", player_id=player_id), 303)
+
+
+@bp.post("/players/<int:player_id>/merge")
+def merge(player_id: int) -> Any:
+    """Merging asks first (what moves, that it cannot be undone); the form sent again with
+    ``confirmed`` merges."""
+    session = get_session()
+    _player_or_404(session, player_id)
+    form = _merge_form(session, player_id)
+    if not form.validate_on_submit():
+        problems = [f"{form.into.label.text}: {m}" for m in form.into.errors]
+        return _edit(player_id, 400, {"merge": " ".join(problems) or _("The form expired: try again.")},
+                     merge=form)
+    into = int(form.into.data)
+    try:
+        if form.confirmed.data != "yes":
+            return _edit(player_id, merge=form, confirm=roster_service.check_merge(session, player_id, into))
+        change = roster_service.merge_players(session, player_id, into, who=actor())
+    except BadInput as e:
+        session.rollback()
+        return _edit(player_id, 422, {"merge": _refusal(e)}, merge=form)
+    flash(ngettext("Merged into %(name)s: %(num)s game moved.", "Merged into %(name)s: %(num)s games moved.",
+                   change.games, name=change.name))
+    return redirect(url_for("players.games", player_id=change.player_id), 303)
 
 
 @bp.get("/players/<int:player_id>/stats.csv")
