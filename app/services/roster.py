@@ -96,6 +96,16 @@ def others(session: Session, player_id: int) -> list[tuple[int, str]]:
     return by_name([(int(pid), str(name)) for pid, name in rows], lambda row: row[1])
 
 
+def namesake(session: Session, player_id: int) -> int | None:
+    """Another roster player whose name is this one's but for case, accents or spacing
+    ("koldo" beside "Koldo", from before names were matched so): the likely merge."""
+    player = session.get(Player, player_id)
+    if player is None:
+        return None
+    return session.scalar(select(Player.id).where(Player.folded_name == player.folded_name,
+                                                  Player.id != player_id).order_by(Player.id).limit(1))
+
+
 def _games_of(session: Session, player_id: int) -> list[Game]:
     return list(session.scalars(select(Game).join(Seat, Seat.game_id == Game.id)
                                 .where(Seat.player_id == player_id).order_by(Game.id)))

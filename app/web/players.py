@@ -113,9 +113,14 @@ def games(player_id: int) -> Any:
 # --- a director renames or merges a player (issue 38) ------------------------------------------
 
 def _merge_form(session: Any, player_id: int) -> MergeForm:
-    """The players one may merge this one into: every other roster player, by name."""
+    """The players one may merge this one into: every other roster player, by name; a
+    namesake ("Koldo" for "koldo") chosen first."""
     form = MergeForm()
     form.into.choices = [(str(pid), name) for pid, name in roster_service.others(session, player_id)]
+    if form.into.data is None:
+        likely = roster_service.namesake(session, player_id)
+        if likely is not None:
+            form.into.data = str(likely)
     return form
 
 

@@ -168,7 +168,7 @@ def every_page(page: Any) -> list[str]:
         gid = import_game(page, record)
         paths += [f"/games/{gid}", f"/games/{gid}/hands/1"]
         if name == "fiestas":
-            paths += [f"/games/{gid}/audit", f"/games/{gid}/hands/1/edit", "/players/1",
+            paths += [f"/games/{gid}/audit", f"/games/{gid}/hands/1/edit", "/players/1", "/players/1/edit",
                       f"/games/{gid}/confirm"]
         n = 6 if name in ("fiestas", "subastas") else 3
         part = import_game(page, with_hands(name, n))

@@ -2,6 +2,7 @@
 player's page; the sheets, the change log, the roster and the player's page show it at once."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy import func, select
@@ -71,6 +72,9 @@ def test_a_merge_asks_first_then_merges(app, client, make_game):
     make_game(record=seated("ru32", ["koldo", "Ana", "Beto", "Carla"]))
     game = make_game(record=seated("ru32", ["Koldo", "Dani", "Eva", "Fede"]))
     gone, kept = player_id(app, "koldo"), player_id(app, "Koldo")
+    form = client.get(f"/players/{gone}/edit").get_data(as_text=True)
+    # the namesake is the choice offered first (the roster's first name, Ana, otherwise)
+    assert re.search(rf'<option selected value="{kept}">Koldo</option>', form), form
 
     asked = client.post(f"/players/{gone}/merge", data={"into": str(kept)})
 
