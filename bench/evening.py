@@ -1,5 +1,6 @@
-"""An evening at full size (issue 25): one event of N tables (default 100, 400 players) on
-gunicorn with PostgreSQL, in compressed time.
+"""An evening at full size (issue 25): N tables (default 100, 400 players: one event; an
+event holds 400 players at most, so 200 tables are two events) on gunicorn with PostgreSQL,
+in compressed time.
 
 - every table saves a hand about every ``--save-every`` seconds (default 3 s: the real
   ~90 s compressed 30 times), through the API (POST /api/v1/games/<id>/hands, If-Match);
@@ -132,8 +133,11 @@ def postgres_database() -> tuple[str, Any]:
     return f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}", drop
 
 
-def set_up(tables: int) -> tuple[Any, int, str, list[dict[str, Any]]]:
-    """The event (round 1 drawn: one game per table) and each table's hands to come."""
+def set_up(tables: int) -> tuple[Any, list[tuple[int, str]], list[dict[str, Any]]]:
+    """The events (round 1 drawn: one game per table; an event holds at most
+    ``events.MAX_PLAYERS`` players, so 200 tables are two events of 100, a federation's night
+    in two rooms) and each table's hands to come. Returns the app, each event's id and share
+    key, and the tables."""
     from app import create_app
     from app.db import get_session
     from app.models import Event
@@ -141,19 +145,23 @@ def set_up(tables: int) -> tuple[Any, int, str, list[dict[str, Any]]]:
     from tests.events_play import whole_record
 
     app = create_app()
-    names = [f"Jugador {i:03d}" for i in range(1, 4 * tables + 1)]
+    per_event = events.MAX_PLAYERS // 4
+    rooms: list[tuple[int, str]] = []
+    plays = []
     with app.app_context():
         session = get_session()
-        spec = events.EventSpec(name="Noche de federación", profile="fiestas", players=names,
-                                rounds=3, day=date.today())
-        event = events.create_event(session, spec, who="bench", user_id=None, seed=1)
-        key = events.share_token(session, event)
-        plays = []
-        for t in session.get(Event, event.id).drawn[0].tables:
-            plays.append({"game_id": t.game_id, "hands": whole_record(t.game.record, t.number)["hands"],
-                          "version": t.game.version})
+        for first in range(0, tables, per_event):
+            n = min(per_event, tables - first)
+            names = [f"Jugador {i:03d}" for i in range(4 * first + 1, 4 * (first + n) + 1)]
+            spec = events.EventSpec(name=f"Noche de federación {len(rooms) + 1}", profile="fiestas",
+                                    players=names, rounds=3, day=date.today())
+            event = events.create_event(session, spec, who="bench", user_id=None, seed=1)
+            rooms.append((event.id, events.share_token(session, event)))
+            for t in session.get(Event, event.id).drawn[0].tables:
+                plays.append({"game_id": t.game_id, "hands": whole_record(t.game.record, t.number)["hands"],
+                              "version": t.game.version})
     bench_director(app)
-    return app, event.id, key, plays
+    return app, rooms, plays
 
 
 class Evening:
@@ -307,8 +315,9 @@ def load_process(out: Any, ev: Evening, connections: int) -> None:
 Times = dict[str, list[float]]
 
 
-def evening_load(args: argparse.Namespace, port: int, event_id: int, key: str, plays: list[dict[str, Any]],
-                 cookies: dict[str, str], bearer: dict[str, str]) -> tuple[Times, list[str], float]:
+def evening_load(args: argparse.Namespace, port: int, rooms: list[tuple[int, str]],
+                 plays: list[dict[str, Any]], cookies: dict[str, str], bearer: dict[str, str]
+                 ) -> tuple[Times, list[str], float]:
     """The phones, the tables' saves, the screen and the director's view, spread over
     ``--processes`` processes (at a club every phone is a device of its own: one process's
     threads would wait for each other's turn and add it to the times they measure). Returns
@@ -323,10 +332,11 @@ def evening_load(args: argparse.Namespace, port: int, event_id: int, key: str, p
                {"kind": "save", "run": save, "table": table, "every": args.save_every})
         for _phone in range(args.phones):
             ev.add(now + rng.uniform(0, 1), {"kind": "poll", "run": poll, "game_id": table["game_id"]})
-    evenings[0].add(now, {"kind": "screen", "run": screen, "live": f"/events/{event_id}/live?key={key}",
-                          "page": f"/events/{event_id}/screen?key={key}"})
-    evenings[-1].add(now + 0.5, {"kind": "screen", "run": screen, "live": f"/events/{event_id}/live",
-                                 "page": f"/events/{event_id}"})
+    for event_id, key in rooms:     # each room's screen and its director's view
+        evenings[0].add(now, {"kind": "screen", "run": screen, "live": f"/events/{event_id}/live?key={key}",
+                              "page": f"/events/{event_id}/screen?key={key}"})
+        evenings[-1].add(now + 0.5, {"kind": "screen", "run": screen, "live": f"/events/{event_id}/live",
+                                     "page": f"/events/{event_id}"})
     fork = multiprocessing.get_context("fork")
     pipes, procs = [], []
     for ev in evenings:
@@ -368,7 +378,7 @@ def main() -> None:  # noqa: C901 - one evening, told in order
     os.environ.update(DATABASE_URL=url, SECRET_KEY="bench-key")
     servers: list[subprocess.Popen[bytes]] = []
     try:
-        app, event_id, key, plays = set_up(args.tables)
+        app, rooms, plays = set_up(args.tables)
         if args.seconds is None:        # the round whole: the last hands come in the last turn
             args.seconds = max(len(t["hands"]) for t in plays) * args.save_every + 1.0
         bearer = {"Authorization": f"Bearer {bench_token(app)}"}
@@ -379,7 +389,7 @@ def main() -> None:  # noqa: C901 - one evening, told in order
         app_pids, pg_pids = children(servers[0].pid), postgres_pids()
         app_cpu, pg_cpu = cpu_seconds(app_pids), cpu_seconds(pg_pids)
         started = time.monotonic()
-        times, errors, load_cpu = evening_load(args, port, event_id, key, plays, cookies, bearer)
+        times, errors, load_cpu = evening_load(args, port, rooms, plays, cookies, bearer)
         wall = time.monotonic() - started
         app_cpu, pg_cpu = cpu_seconds(app_pids) - app_cpu, cpu_seconds(pg_pids) - pg_cpu
         bare_p50, bare_cpu = bare_cost(bare_port, servers[1].pid, 2000, 4)
@@ -391,8 +401,8 @@ def main() -> None:  # noqa: C901 - one evening, told in order
 
     saves, polls, finishes = times["save"], times["poll"], times["finish"]
     per100 = 100 / args.tables
-    print(f"evening: {args.tables} tables, {args.phones * args.tables} phones, {wall:.1f} s, "
-          f"{args.workers} gunicorn workers x 8 threads, PostgreSQL")
+    print(f"evening: {args.tables} tables in {len(rooms)} event(s), {args.phones * args.tables} phones, "
+          f"{wall:.1f} s, {args.workers} gunicorn workers x 8 threads, PostgreSQL")
     print(f"saves/s: {len(saves) / wall:.1f} (a hand per table every {args.save_every:g} s)")
     print(f"polls/s: {len(polls) / wall:.1f} (target {args.phones * args.tables}/s)")
     print(f"save p50/p99: {percentile(saves, .5) * 1000:.1f} / {percentile(saves, .99) * 1000:.1f} ms "

@@ -3,7 +3,7 @@
 drawn, a swap and a late arrival; every table played and confirmed by its players' own
 PINs at the seats they ended up in; the rounds drawn without force; the event finished;
 the standings CSV formula-safe; a second event without PINs locked by the director's
-vouching; a scorer refused the director's actions."""
+vouching; a scorer refused the director's actions. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import csv
@@ -11,6 +11,7 @@ import io
 import re
 from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 
 from app.db import get_session
@@ -19,6 +20,9 @@ from app.services.games import import_game
 from tests.api.test_api import bearer, token_for
 from tests.conftest import load_record
 from tests.events_play import play
+
+#: PINs, confirmations, locks, draws and the director's actions: the SQL that differs
+pytestmark = pytest.mark.every_database
 
 ROSTER = ["Inés", "Koldo", "Gema", "Óscar", "Maximiliano", "Guadalupe", "Berta", "Ana", "Luis",
           "=Pepe", "Nuria", "Sol", "Tomás"]
