@@ -60,7 +60,7 @@ DEFAULTS: dict[str, Any] = {
     "PROXY_COUNT": 0,
     # The search time of one analysis of a disputed play (app/api/analysis.py, ANALYSIS.md
     # §2: every request answers within 10 s); past it the values are sound bounds.
-    "ANALYSIS_BUDGET_S": 8.0,
+    "ANALYSIS_BUDGET_S": 9.5,         # app.rules.analysis.BUDGET_S
     # The search time of all the alternatives the hand page shows (app/web/deal_viewer.py),
     # shared among its violations: short, so the page answers fast; past it, bounds.
     "ANALYSIS_PAGE_BUDGET_S": 1.5,

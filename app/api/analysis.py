@@ -23,7 +23,7 @@ from marshmallow import Schema, fields
 
 from app.api import v1
 from app.rules import RecordError
-from app.rules.analysis import MISSING, analyse, analyse_request
+from app.rules.analysis import BUDGET_S, MISSING, analyse, analyse_request
 from app.rules.limits import read_json
 from app.web.messages import translate_error
 
@@ -70,7 +70,7 @@ class AnalysisAnswer(Schema):
 
 
 def _budget() -> float:
-    return float(current_app.config.get("ANALYSIS_BUDGET_S", 8.0))
+    return float(current_app.config.get("ANALYSIS_BUDGET_S", BUDGET_S))
 
 
 def _refused(e: RecordError) -> Any:

@@ -32,8 +32,17 @@ from app.rules.solver import representatives as equivalent_classes
 
 #: 52-card positions with at most this many tricks left are always solved exactly.
 EXACT_TRICKS_52 = 7
-#: Of the budget, what an exact search may use before it falls back to bounds.
-EXACT_SHARE = 0.8
+#: The search time of one analysis (the API's ``ANALYSIS_BUDGET_S``, the command line's):
+#: ANALYSIS.md §2 answers every request within 10 s, and this leaves half a second for
+#: reading the record and writing the answer.
+BUDGET_S = 9.5
+#: Of the budget, what an exact search may use before it falls back to bounds (at 9.5 s,
+#: 8.55 s). The hardest ru32 position found (a seat leading trick 0) took 6.8-7.1 s of one
+#: core (bench/solver.py --games 6): past the 6.4 s that 0.8 of 8 s left it, so it was
+#: answered with bounds. Sharing its cards among two processes did not help: 0.98x, each
+#: card's search alone takes twice its share of the joint one, whose transposition table
+#: the cards share.
+EXACT_SHARE = 0.9
 
 
 @dataclass(slots=True)
@@ -59,7 +68,7 @@ MISSING: Any = _Missing()
 
 
 def analyse(record: object, hand: object, trick: object, seat: object,
-            budget_s: float = 8.0) -> dict[str, Any]:
+            budget_s: float = BUDGET_S) -> dict[str, Any]:
     """The answer of ANALYSIS.md §3 for the position (record, hand, trick, seat); any of
     them may be :data:`MISSING`."""
     start = time.perf_counter()
@@ -77,7 +86,7 @@ def analyse(record: object, hand: object, trick: object, seat: object,
             "tricks_left": position.tricks_left, "alternatives": alternatives}
 
 
-def analyse_request(body: object, budget_s: float = 8.0) -> dict[str, Any]:
+def analyse_request(body: object, budget_s: float = BUDGET_S) -> dict[str, Any]:
     """:func:`analyse` of a request body ``{"record", "hand", "trick", "seat"}`` (other keys
     are ignored); a body that is not an object lacks every key."""
     data: dict[str, Any] = body if isinstance(body, dict) else {}
@@ -292,4 +301,4 @@ def _at_horizon(table: Table, state: State, cards: list[int], horizon: int, dead
     return True
 
 
-__all__ = ["INF", "MISSING", "Position", "analyse", "analyse_request", "build_position", "solve"]
+__all__ = ["BUDGET_S", "INF", "MISSING", "Position", "analyse", "analyse_request", "build_position", "solve"]
