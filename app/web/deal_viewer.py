@@ -20,7 +20,7 @@ from flask import current_app
 from flask_babel import ngettext
 
 from app.rules import RecordError
-from app.rules.analysis import analyse
+from app.rules.analysis import analyse, line_after
 from app.rules.cards import SUITS, Card
 from app.web.messages import translate_error
 from app.web.words import SUIT_SYMBOLS, _, card_view, suit_color
@@ -133,4 +133,50 @@ def _alternatives(record: dict[str, Any], index: int, trick: int, seat: int,
     return out
 
 
-__all__ = ["alternatives_views", "read_step", "step_label", "viewer_view"]
+#: An outcome asked for in the hand page's address (``?use=``): the hand as played, or the
+#: line after a card ("6-2-QS": trick 6, seat 2, the queen of spades).
+USE = re.compile(r"^(?:played|([1-9][0-9]?)-([0-3])-([0-9AJQKT]{1,2}[SHDC]))$")
+
+
+def use_link(uses: Sequence[str], token: str) -> str:
+    """The hand page's address with one more outcome (``token``) to fill in."""
+    kept = [u for u in uses if u != token][:2]
+    return "?" + "&".join(f"use={u}" for u in [*kept, token]) + "#outcomes"
+
+
+def outcomes_from_analysis(record: dict[str, Any], index: int, uses: Sequence[str],
+                           played: Sequence[int], budget_key: str = "ANALYSIS_PAGE_BUDGET_S"
+                           ) -> tuple[list[dict[str, Any]], list[str]]:
+    """The outcomes the page's address asks to fill in (RULES.md §3's weighted ruling, read
+    off the analysis): ``played`` the hand as played (``played``: its points), a card the
+    hand's line after it (:func:`app.rules.analysis.line_after`), at most three, in order.
+    Returns the outcomes (label and four points, no share: the director weighs them) and
+    what could not be filled in, in words."""
+    total = float(current_app.config.get(budget_key, 1.5))
+    out: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for token in list(dict.fromkeys(uses))[:3]:
+        found = USE.match(token)
+        if found is None:
+            continue                                  # an address typed by hand: ignored
+        if token == "played":
+            out.append({"label": _("as played"), "points": list(played)})
+            continue
+        trick, seat, card = int(found[1]), int(found[2]), found[3]
+        text = card_view(card)["text"]
+        try:
+            line = line_after(record, index, trick - 1, seat, card, max(MIN_BUDGET_S, total / 3))
+        except RecordError:
+            problems.append(_("%(card)s is not a card that player could play at trick %(n)s.",
+                              card=text, n=trick))
+            continue
+        if line is None:
+            problems.append(_("The line after %(card)s was not found in time: type its points.",
+                              card=text))
+            continue
+        out.append({"label": _("with %(card)s", card=text), "points": line["points"]})
+    return out, problems
+
+
+__all__ = ["USE", "alternatives_views", "outcomes_from_analysis", "read_step", "step_label", "use_link",
+           "viewer_view"]

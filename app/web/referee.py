@@ -7,6 +7,7 @@ instead of reloading it; without JS every step is a plain page load.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -28,8 +29,9 @@ from app.services import setup as setup_service
 from app.services.errors import BadInput, ConflictError, LockedError, NothingChanged
 from app.web import referee_view as view_of
 from app.web.ahead import ahead_or_404, chosen_ahead
-from app.web.auth import actor, director_reason
+from app.web.auth import actor, director_reason, game_access
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
+from app.web.deal_viewer import outcomes_from_analysis
 from app.web.idempotent import note_problems, note_saved, outbox_save
 from app.web.messages import problem_text, translate_error
 from app.web.words import violation_row
@@ -441,8 +443,16 @@ def hand(game_id: int, n: int) -> Any:
     game = load_game_or_404(game_id)
     if not 1 <= n <= len(game.hands):
         abort(404)
-    form = _ruling_form(game, n - 1, formdata=None)
-    return view_of.hand_record_page(game, n - 1, form, {}, 200, step=request.args.get("trick"))
+    uses = request.args.getlist("use")
+    outcomes: list[dict[str, Any]] = []
+    problems: list[str] = []
+    if uses and game_access(game_id).can_score:    # outcomes read off the analysis (issue 40)
+        played = queries.replay_game(game).hands[n - 1].played_points
+        outcomes, problems = outcomes_from_analysis(game.record, n - 1, uses, played)
+    form = _ruling_form(game, n - 1, formdata=None, outcomes=outcomes)
+    errors = {"weights": problems} if problems else {}
+    return view_of.hand_record_page(game, n - 1, form, errors, 200, step=request.args.get("trick"),
+                                    uses=uses)
 
 
 def _hand_gone(game: Any, n: int) -> ConflictError:
@@ -502,11 +512,21 @@ def _new_ruling(form: RulingForm, who: str, game: Any, index: int) -> dict[str, 
                             total=svc.hand_total(game, index) if weights else None)
 
 
-def _ruling_form(game: Any, index: int, formdata: Any = "post") -> RulingForm:
+def _ruling_form(game: Any, index: int, formdata: Any = "post",
+                 outcomes: Sequence[dict[str, Any]] = ()) -> RulingForm:
+    """The ruling form: as posted, or (``formdata`` None) the hand's stored ruling, or an
+    adjusted ruling whose outcomes are ``outcomes`` (read off the analysis; the director
+    types the shares)."""
     players = list(game.record["players"])
-    if formdata is None:
+    if formdata is None and outcomes:
+        data: dict[str, Any] = {"version": game.version, "kind": "adjusted", "seat": "", "reason": ""}
+        for k, w in enumerate(outcomes[:OUTCOMES]):
+            data.update({f"w{k}_share": None, f"w{k}_label": w["label"]})
+            data.update({f"w{k}_p{s}": p for s, p in enumerate(w["points"])})
+        form = RulingForm(formdata=None, data=data)
+    elif formdata is None:
         stored = game.hands[index].get("ruling") or {}
-        data: dict[str, Any] = {"version": game.version, "kind": stored.get("kind", "as-played"),
+        data = {"version": game.version, "kind": stored.get("kind", "as-played"),
                                 "seat": "" if stored.get("seat") is None else str(stored["seat"]),
                                 "reason": stored.get("reason") or ""}
         for s, p in enumerate(stored.get("points") or []):

@@ -18,7 +18,7 @@ from app.rules.errors import InputError
 from app.rules.hand import HandState, turn_order
 from app.services import queries
 from app.services.setup import Setup
-from app.web.deal_viewer import alternatives_views, viewer_view
+from app.web.deal_viewer import alternatives_views, use_link, viewer_view
 from app.web.messages import translate_error
 from app.web.words import (
     RULING_LABELS,
@@ -326,10 +326,12 @@ def hand_record_view(result: Any, index: int, players: list[str], lang: str) -> 
 
 
 def hand_record_page(game: Any, index: int, form: Any, errors: dict[str, list[str]],
-                     status: int, share: str | None = None, step: str | None = None) -> Any:
+                     status: int, share: str | None = None, step: str | None = None,
+                     uses: Sequence[str] = ()) -> Any:
     """The hand record page (with the ruling form, or read-only behind the share link
     ``share``), from the game's kept replay; its deal viewer at the step ``?trick=``
-    asked for (``step``, as sent)."""
+    asked for (``step``, as sent); ``uses``: the outcomes the address fills in (``?use=``),
+    each alternative's link adding one."""
     players = list(game.record["players"])
     result = queries.replay_game(game)
     view = hand_record_view(result, index, players, current_lang())
@@ -346,4 +348,4 @@ def hand_record_page(game: Any, index: int, form: Any, errors: dict[str, list[st
                            profile=result.profile, form=form, errors=errors,
                            version=game.version, lang=current_lang(), share=share,
                            n_rows=len(game.hands), viewer=viewer,
-                           alternatives=alternatives), status
+                           alternatives=alternatives, uses=list(uses), use_link=use_link), status

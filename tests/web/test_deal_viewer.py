@@ -272,3 +272,67 @@ def test_the_dispute_pack_holds_the_deal_the_alternatives_the_ruling_and_the_fin
     canonical = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     assert hashlib.sha256(canonical.encode()).hexdigest()[:16] in text
     assert client.get(f"/games/{gid}/hands/9/dispute.pdf").status_code == 404
+
+
+def _inputs(html: str) -> dict[str, str]:
+    """Every text input's value by name."""
+    import re
+
+    inputs = re.finditer(r'<input type="text"[^>]*name="([^"]+)"[^>]*value="([^"]*)"', html)
+    return {m[1]: m[2] for m in inputs}
+
+
+def test_outcomes_are_filled_in_from_the_analysis_and_the_ruling_keeps_the_total(client: Any, gid: int
+                                                                                 ) -> None:
+    """Issue 40: each exact alternative's row offers its line as an outcome of a weighted
+    ruling; following "as played" and then K♥'s link fills two outcomes with their four
+    points (K♥'s: the engine's line, in which Beto scores the row's guaranteed), the
+    director types the shares, and the ruling keeps the hand total."""
+    from app.rules.analysis import line_after
+
+    _status, html = page(client, gid)
+    assert 'href="?use=2-1-KH#outcomes"' in html          # trick 2 (as the page counts), Beto
+    assert 'href="?use=played#outcomes"' in html
+    status, html = page(client, gid, "?use=played&use=2-1-KH")
+    assert status == 200
+    values = _inputs(html)
+    played = score_record(RECORD)["hands"][0]["points"]
+    line = line_after(RECORD, 0, 1, 1, "KH")
+    assert line is not None
+    assert values["w0_label"] == "as played" and [int(values[f"w0_p{s}"]) for s in range(4)] == played
+    assert values["w1_label"] == "with K♥" and [int(values[f"w1_p{s}"]) for s in range(4)] == line["points"]
+    guaranteed = next(a["guaranteed"] for a in analyse(RECORD, 0, 1, 1)["alternatives"] if a["card"] == "KH")
+    assert line["points"][1] == guaranteed and sum(line["points"]) == sum(played)
+    assert 'value="adjusted" checked' in html and values["w0_share"] == "" and values["w1_share"] == ""
+    # the links now keep those two outcomes and add a third
+    assert 'href="?use=played&amp;use=2-1-KH&amp;use=2-1-9S#outcomes"' in html
+
+    from app.db import get_session
+    from app.models import Game
+
+    with client.application.app_context():
+        v = get_session().get(Game, gid).version
+    form = {"version": str(v), "kind": "adjusted", "reason": "revoke at trick 2",
+            **{k: v for k, v in values.items() if k[:2] in ("w0", "w1")}, "w0_share": "30", "w1_share": "70"}
+    assert client.post(f"/games/{gid}/hands/1/ruling", data=form).status_code == 303
+    report = score_record(client.get(f"/games/{gid}/record.json").get_json())
+    assert sum(report["hands"][0]["points"]) == sum(played)
+    weights = client.get(f"/games/{gid}/record.json").get_json()["hands"][0]["ruling"]["weights"]
+    assert [w["share"] for w in weights] == [30, 70] and weights[1]["points"] == line["points"]
+
+
+@pytest.mark.parametrize("query", ["?use=9-1-KH", "?use=2-1-AS", "?use=2-7-KH", "?use=nonsense",
+                                   "?use=2-1-ZZ", "?use=" + "x" * 500])
+def test_an_outcome_that_cannot_be_filled_in_is_said_or_ignored_never_a_500(client: Any, gid: int,
+                                                                             query: str) -> None:
+    status, html = page(client, gid, query)
+    assert status == 200
+    if query in ("?use=9-1-KH", "?use=2-1-AS"):
+        assert "is not a card that player could play at trick" in html
+    assert _inputs(html).get("w0_p0", "") == ""
+
+
+def test_a_reader_gets_no_outcome_links(app: Any, gid: int) -> None:
+    reader = app.test_client(user="lectora", role="player")
+    html = reader.get(f"/games/{gid}/hands/1?use=played").get_data(as_text=True)
+    assert "use=played" not in html and _inputs(html).get("w0_p0", "") == ""
