@@ -67,12 +67,9 @@ def viewer_view(h: Any, players: Sequence[str], clockwise: bool, tricks: list[di
         return None
     count = len(tricks)
     step, notice = read_step(step_arg, count)
-    played = {c["code"]: t for t, row in enumerate(tricks) for c in row["cards"] if c}
-    flagged = {c["code"] for row in tricks for c in row["cards"] if c and c["flagged"]}
+    played, flagged = _plays(tricks)
     places = _places(clockwise)
-    seats = [{"seat": s, "name": players[s], "place": places[s],
-              "suits": [_suit(cards, letter, played, flagged, step) for letter in SUITS],
-              "left": sum(1 for c in cards if played.get(c, count) >= step)}
+    seats = [_seat_view(s, players[s], places[s], cards, played, flagged, step, count)
              for s, cards in enumerate(deal)]
     return {
         "step": step, "count": count, "label": step_label(step, count), "notice": notice,
@@ -82,6 +79,20 @@ def viewer_view(h: Any, players: Sequence[str], clockwise: bool, tricks: list[di
         "data": {"step": step, "count": count, "played": played,
                  "labels": [step_label(k, count) for k in range(count)]},
     }
+
+
+def _plays(tricks: list[dict[str, Any]]) -> tuple[dict[str, int], set[str]]:
+    """The trick each card was played in, and the cards flagged as illegal."""
+    cells = [(t, c) for t, row in enumerate(tricks) for c in row["cards"] if c]
+    return {c["code"]: t for t, c in cells}, {c["code"] for _, c in cells if c["flagged"]}
+
+
+def _seat_view(seat: int, name: str, place: str, cards: Sequence[str], played: dict[str, int],
+               flagged: set[str], step: int, count: int) -> dict[str, Any]:
+    """One seat's hand at ``step``: its suits and how many cards it still holds."""
+    return {"seat": seat, "name": name, "place": place,
+            "suits": [_suit(cards, letter, played, flagged, step) for letter in SUITS],
+            "left": sum(1 for c in cards if played.get(c, count) >= step)}
 
 
 def _suit(cards: Sequence[str], letter: str, played: dict[str, int], flagged: set[str],

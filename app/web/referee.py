@@ -517,28 +517,31 @@ def _ruling_form(game: Any, index: int, formdata: Any = "post",
     """The ruling form: as posted, or (``formdata`` None) the hand's stored ruling, or an
     adjusted ruling whose outcomes are ``outcomes`` (read off the analysis; the director
     types the shares)."""
-    players = list(game.record["players"])
-    if formdata is None and outcomes:
-        data: dict[str, Any] = {"version": game.version, "kind": "adjusted", "seat": "", "reason": ""}
-        for k, w in enumerate(outcomes[:OUTCOMES]):
-            data.update({f"w{k}_share": None, f"w{k}_label": w["label"]})
-            data.update({f"w{k}_p{s}": p for s, p in enumerate(w["points"])})
-        form = RulingForm(formdata=None, data=data)
-    elif formdata is None:
-        stored = game.hands[index].get("ruling") or {}
-        data = {"version": game.version, "kind": stored.get("kind", "as-played"),
-                                "seat": "" if stored.get("seat") is None else str(stored["seat"]),
-                                "reason": stored.get("reason") or ""}
-        for s, p in enumerate(stored.get("points") or []):
-            data[f"points_{s}"] = p
-        for k, w in enumerate((stored.get("weights") or [])[:OUTCOMES]):
-            data.update({f"w{k}_share": w.get("share"), f"w{k}_label": w.get("label") or ""})
-            data.update({f"w{k}_p{s}": p for s, p in enumerate(w.get("points") or [])})
-        form = RulingForm(formdata=None, data=data)
-    else:
+    if formdata is not None:
         form = RulingForm()
-    form.seat.choices = seat_choices(players)
+    elif outcomes:
+        form = RulingForm(formdata=None, data={
+            "version": game.version, "kind": "adjusted", "seat": "", "reason": "",
+            **_outcome_fields([{**w, "share": None} for w in outcomes])})
+    else:
+        stored = game.hands[index].get("ruling") or {}
+        form = RulingForm(formdata=None, data={
+            "version": game.version, "kind": stored.get("kind", "as-played"),
+            "seat": "" if stored.get("seat") is None else str(stored["seat"]),
+            "reason": stored.get("reason") or "",
+            **{f"points_{s}": p for s, p in enumerate(stored.get("points") or [])},
+            **_outcome_fields(stored.get("weights") or [])})
+    form.seat.choices = seat_choices(list(game.record["players"]))
     return form
+
+
+def _outcome_fields(weights: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The form's fields of a weighted ruling's outcomes (RECORD.md ``ruling.weights``)."""
+    data: dict[str, Any] = {}
+    for k, w in enumerate(weights[:OUTCOMES]):
+        data.update({f"w{k}_share": w.get("share"), f"w{k}_label": w.get("label") or ""})
+        data.update({f"w{k}_p{s}": p for s, p in enumerate(w.get("points") or [])})
+    return data
 
 
 def _ruling_error_key(e: RecordError, index: int) -> tuple[str, str]:
