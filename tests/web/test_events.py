@@ -182,6 +182,8 @@ def test_the_tables_qr_codes_hand_each_game_to_its_tables_phone(app, client):
     event_id = int(create(client, names=NAMES[:8]).headers["Location"].rsplit("/", 1)[1])
     page = client.get(f"/events/{event_id}/qr").get_data(as_text=True)
     assert page.count("No code: used already, or not made yet.") == 2
+    title = re.search(r"<title>(.*?)</title>", page, re.S)
+    assert title and "<" not in title[1] and "QR codes of the tables" in title[1]   # no script in it
     assert client.post(f"/events/{event_id}/qr", data={}).status_code == 303
     page = client.get(f"/events/{event_id}/qr").get_data(as_text=True)
     paths = re.findall(r'href="(/h/[\w-]+)"', page)
