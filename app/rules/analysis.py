@@ -37,11 +37,14 @@ EXACT_TRICKS_52 = 7
 #: reading the record and writing the answer.
 BUDGET_S = 9.5
 #: Of the budget, what an exact search may use before it falls back to bounds (at 9.5 s,
-#: 8.55 s). The hardest ru32 position found (a seat leading trick 0) took 6.8-7.1 s of one
-#: core (bench/solver.py --games 6): past the 6.4 s that 0.8 of 8 s left it, so it was
-#: answered with bounds. Sharing its cards among two processes did not help: 0.98x, each
-#: card's search alone takes twice its share of the joint one, whose transposition table
-#: the cards share.
+#: 8.55 s). The hardest ru32 position of ``bench/solver.py --games 6`` (a seat leading
+#: trick 0) took 6.8-7.1 s of one core: past the 6.4 s that 0.8 of 8 s left it, so it was
+#: answered with bounds. ``--games 16`` found a harder one, a plus-eralash hand (every card
+#: and trick scores) led at trick 0: not solved in 30 s, so answered with bounds within any
+#: budget ANALYSIS.md allows; exactness for every ru32 position needs a faster search than
+#: this one in Python. Sharing a position's cards among two processes did not help (0.98x:
+#: each card's search alone takes twice its share of the joint one, whose transposition
+#: table the cards share).
 EXACT_SHARE = 0.9
 
 
