@@ -307,6 +307,21 @@
     return flushing;
   }
 
+  // A send that includes what was just queued: a send already on its way (the timer's, the
+  // page's first) may have read the outbox before the hand was put in it, and its report then
+  // lacks the hand -- the Save went to the sheet without its row, the hand still waiting
+  // there. So that send is let finish, a new one follows, and both reports count.
+  function flushIncluding() {
+    var before = flushing ? flushing.catch(function () { return null; }) : Promise.resolve(null);
+    return before.then(function (first) {
+      return flush(false).then(function (second) {
+        if (!first) return second;
+        return {saved: first.saved.concat(second.saved), refused: first.refused.concat(second.refused),
+                left: second.left, stopped: second.stopped, reached: first.reached || second.reached};
+      });
+    });
+  }
+
   // --- reopening a refused or overtaken hand: the form posted as it was saved -------------
   function reopen(item) {
     var sent = item.sent || {url: item.url, body: item.body};
@@ -417,7 +432,7 @@
           .catch(function () {});
       }
       if (navigator.onLine === false) { window.location.href = sheetUrl(game); return null; }
-      return flush(false).then(function (report) {
+      return flushIncluding().then(function (report) {
         var saved = report.saved.filter(function (a) { return a.key === item.key; })[0];
         if (saved) { window.location.href = saved.location; return; }
         var refused = report.refused.filter(function (i) { return i.key === item.key; })[0];
