@@ -12,6 +12,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from app.rules.analysis import BUDGET_S
+
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,          # None: sqlite:///<instance>/kingsheet.sqlite
     "AUTO_MIGRATE": True,          # run `alembic upgrade head` when the app starts
@@ -60,7 +62,7 @@ DEFAULTS: dict[str, Any] = {
     "PROXY_COUNT": 0,
     # The search time of one analysis of a disputed play (app/api/analysis.py, ANALYSIS.md
     # §2: every request answers within 10 s); past it the values are sound bounds.
-    "ANALYSIS_BUDGET_S": 9.5,         # app.rules.analysis.BUDGET_S
+    "ANALYSIS_BUDGET_S": BUDGET_S,
     # The search time of all the alternatives the hand page shows (app/web/deal_viewer.py),
     # shared among its violations: short, so the page answers fast; past it, bounds.
     "ANALYSIS_PAGE_BUDGET_S": 1.5,

@@ -75,15 +75,7 @@ def analyse(record: object, hand: object, trick: object, seat: object,
     """The answer of ANALYSIS.md §3 for the position (record, hand, trick, seat); any of
     them may be :data:`MISSING`."""
     start = time.perf_counter()
-    result = _read_record(record)
-    h, index = _read_hand(result, hand)
-    if trick is MISSING:
-        raise InputError.of("trick", "missing-key", "missing: a whole number")
-    t = need_int(trick, "trick", 0, len(h.trick_cards) - 1)
-    if seat is MISSING:
-        raise InputError.of("seat", "missing-key", "missing: a seat (0-3)")
-    s = need_seat(seat, "seat")
-    position = build_position(result, h, t, s)
+    _, index, t, s, position = _read_position(record, hand, trick, seat)
     alternatives = solve(position, start + budget_s)
     return {"hand": index, "trick": t, "seat": s, "played": CANON[position.played],
             "tricks_left": position.tricks_left, "alternatives": alternatives}
@@ -95,6 +87,21 @@ def analyse_request(body: object, budget_s: float = BUDGET_S) -> dict[str, Any]:
     data: dict[str, Any] = body if isinstance(body, dict) else {}
     return analyse(data.get("record", MISSING), data.get("hand", MISSING),
                    data.get("trick", MISSING), data.get("seat", MISSING), budget_s)
+
+
+def _read_position(record: object, hand: object, trick: object, seat: object
+                   ) -> tuple[HandResult, int, int, int, Position]:
+    """(the hand, its index, the trick, the seat, the position) of a request, or the first
+    refusal in ANALYSIS.md §3's order."""
+    result = _read_record(record)
+    h, index = _read_hand(result, hand)
+    if trick is MISSING:
+        raise InputError.of("trick", "missing-key", "missing: a whole number")
+    t = need_int(trick, "trick", 0, len(h.trick_cards) - 1)
+    if seat is MISSING:
+        raise InputError.of("seat", "missing-key", "missing: a seat (0-3)")
+    s = need_seat(seat, "seat")
+    return h, index, t, s, build_position(result, h, t, s)
 
 
 def _read_record(record: object) -> GameResult:
@@ -325,11 +332,7 @@ def line_after(record: object, hand: object, trick: object, seat: object, card: 
     or position raises RecordError as :func:`analyse` does; a ``card`` that is neither
     allowed there nor the card played raises it on ``card``."""
     start = time.perf_counter()
-    result = _read_record(record)
-    h, _ = _read_hand(result, hand)
-    t = need_int(trick, "trick", 0, len(h.trick_cards) - 1)
-    s = need_seat(seat, "seat")
-    position = build_position(result, h, t, s)
+    h, _, t, s, position = _read_position(record, hand, trick, seat)
     table, state = position.table, position.state
     code = CARD_CODES.get(card) if isinstance(card, str) else None
     allowed = legal_mask(table, state, s) | BIT[position.played]

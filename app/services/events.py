@@ -43,7 +43,7 @@ from app.services.confirm import clean_pin, hash_pin, latest_confirmations, lock
 from app.services.errors import BadInput, Text
 from app.services.games import start_game
 from app.services.projections import game_changed
-from app.services.queries import look_alike_players, top_scorers
+from app.services.queries import refuse_look_alikes, top_scorers
 from app.services.records import checked_record, status_of
 from app.services.results import player_ids_for
 
@@ -142,15 +142,6 @@ def roster_spelling(session: Session, names: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def _refuse_look_alikes(session: Session, names: list[str], fld: str) -> None:
-    """A new name that looks like a roster name (the same UTS #39 skeleton: "Аna" with a
-    Cyrillic А when Ana plays) is refused, as the new-game page asks about it."""
-    for seat, alike in look_alike_players(session, names).items():
-        raise BadInput(fld, Text("%(name)s looks like %(others)s on the roster: write the roster's "
-                                 "name, or a name that does not look like it.",
-                                 name=names[seat], others=", ".join(alike)))
-
-
 def _choice(value: str, allowed: tuple[str, ...], fld: str) -> str:
     if value not in allowed:
         raise BadInput(fld, Text("Choose one of: %(choices)s.", choices=", ".join(allowed)))
@@ -191,7 +182,7 @@ def _check_spec(session: Session, spec: EventSpec) -> None:
     spelled = roster_spelling(session, typed)
     spec.players = _clean_players([spelled[n] for n in typed])     # "Ines" and "Inés": twice
     spec.pins = {spelled.get(" ".join(k.split()), k): v for k, v in spec.pins.items()}
-    _refuse_look_alikes(session, spec.players, "players")
+    refuse_look_alikes(session, spec.players, "players")
     if not isinstance(spec.rounds, int) or not 1 <= spec.rounds <= MAX_ROUNDS:
         raise BadInput("rounds", Text("From 1 to %(n)s rounds.", n=MAX_ROUNDS))
     _choice(spec.seating, SEATINGS, "seating")
@@ -423,7 +414,7 @@ def add_late_player(session: Session, event: Event, name: str, *, who: str, pin:
     if not cleaned:
         raise BadInput("name", Text("Write the player's name."))
     cleaned = roster_spelling(session, [cleaned])[cleaned]
-    _refuse_look_alikes(session, [cleaned], "name")
+    refuse_look_alikes(session, [cleaned], "name")
     if len(event.drawn) >= event.rounds:
         raise BadInput("name", Text("Every round of this event is drawn already."))
     pid = player_ids_for(session, [cleaned], {})[0]

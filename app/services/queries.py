@@ -29,6 +29,7 @@ from app.rules.confusables import look_alikes
 from app.rules.limits import invisible_character
 from app.services.calls import call_events
 from app.services.collation import by_name
+from app.services.errors import BadInput, Text
 from app.services.results import day_start
 
 
@@ -281,14 +282,18 @@ def player_names(session: Session) -> list[str]:
         Player.id.in_(recent_player_ids(session)))).all(), str)
 
 
-def look_alike_players(session: Session, names: list[str]) -> dict[int, list[str]]:
+def look_alike_players(session: Session, names: list[str], but: int | None = None
+                       ) -> dict[int, list[str]]:
     """Seat -> the roster names that look like the seat's new name (the same UTS #39
     skeleton, app.rules.confusables) though it is not on the roster: "Аna" with a Cyrillic
-    А when Ana plays. A name already on the roster, or like none, has no entry."""
+    А when Ana plays. A name already on the roster, or like none, has no entry. ``but``: a
+    player left out of the roster (one being renamed: their new name may look like their
+    old one)."""
     # a name the engine refuses (an invisible character) is refused, not compared
     typed = {seat: unicodedata.normalize("NFC", name) for seat, name in enumerate(names)
              if name and invisible_character(name) is None}
-    roster = set(session.scalars(select(Player.name)).all())
+    query = select(Player.name) if but is None else select(Player.name).where(Player.id != but)
+    roster = set(session.scalars(query).all())
     found: dict[int, list[str]] = {}
     for seat, name in typed.items():
         if name not in roster:
@@ -296,6 +301,16 @@ def look_alike_players(session: Session, names: list[str]) -> dict[int, list[str
             if alike:
                 found[seat] = by_name(alike, str)
     return found
+
+
+def refuse_look_alikes(session: Session, names: list[str], fld: str, but: int | None = None) -> None:
+    """A new name that looks like a roster name (:func:`look_alike_players`) is refused on
+    ``fld``, as the new-game page asks about it (an event's players, a late arrival, a
+    rename)."""
+    for seat, alike in look_alike_players(session, names, but).items():
+        raise BadInput(fld, Text("%(name)s looks like %(others)s on the roster: write the roster's "
+                                 "name, or a name that does not look like it.",
+                                 name=names[seat], others=", ".join(alike)))
 
 
 def audit_log(session: Session, game_id: int) -> list[AuditEntry]:

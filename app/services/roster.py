@@ -38,12 +38,12 @@ from app.models import (
     User,
 )
 from app.rules import RecordError
-from app.rules.confusables import look_alikes
 from app.rules.limits import check_name
 from app.services.collation import by_name, folded_name
 from app.services.confirm import latest_confirmations
 from app.services.errors import BadInput, Text
 from app.services.projections import facts_of, games_changed
+from app.services.queries import refuse_look_alikes
 from app.services.records import checked_record, status_of
 
 
@@ -79,12 +79,7 @@ def clean_new_name(session: Session, player: Player, raw: Any) -> str:
                                                            Player.id != player.id)):
         raise BadInput("name", Text("%(name)s is already on the roster: if they are the same person, "
                                     "merge the two players instead.", name=other))
-    others = session.scalars(select(Player.name).where(Player.id != player.id))
-    alike = look_alikes(name, others)
-    if alike:
-        raise BadInput("name", Text("%(name)s looks like %(others)s on the roster: write the roster's "
-                                    "name, or a name that does not look like it.",
-                                    name=name, others=", ".join(sorted(alike))))
+    refuse_look_alikes(session, [name], "name", but=player.id)
     if name == player.name:
         raise BadInput("name", Text("That is the player's name already."))
     return name

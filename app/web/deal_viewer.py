@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import current_app
 from flask_babel import ngettext
@@ -152,7 +153,7 @@ USE = re.compile(r"^(?:played|([1-9][0-9]?)-([0-3])-([0-9AJQKT]{1,2}[SHDC]))$")
 def use_link(uses: Sequence[str], token: str) -> str:
     """The hand page's address with one more outcome (``token``) to fill in."""
     kept = [u for u in uses if u != token][:2]
-    return "?" + "&".join(f"use={u}" for u in [*kept, token]) + "#outcomes"
+    return "?" + urlencode([("use", u) for u in [*kept, token]]) + "#outcomes"
 
 
 def outcomes_from_analysis(record: dict[str, Any], index: int, uses: Sequence[str],
