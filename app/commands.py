@@ -25,14 +25,14 @@ from sqlalchemy import func, select
 
 from app.db import get_session
 from app.files import FileProblem, read_limited
+from app.games.imports import import_paths, record_paths
 from app.models import Game
 from app.rules import RecordError
 from app.rules.analysis import MISSING
 from app.rules.analysis import analyse as analyse_position
 from app.rules.limits import read_json
-from app.services import rating_backlog
-from app.services.imports import import_paths, record_paths
-from app.services.projections import rebuild as rebuild_all
+from app.stats import rating_backlog
+from app.stats.projections import rebuild as rebuild_all
 
 games_cli = AppGroup("games", help="Stored games: import records, rebuild stored results.")
 

@@ -43,12 +43,12 @@ DEFAULTS: dict[str, Any] = {
     # Finished PDF renders kept for the next download (app/printing/cache.py): the folder (None:
     # <instance>/pdf-cache; every worker and app server may share it) and its bound in MB
     # (0: nothing is kept).
-    # Whole pages kept per process for the next identical read (app/web/page_cache.py):
+    # Whole pages kept per process for the next identical read (app/games/sheet/page_cache.py):
     # their bound in KB of text (0: nothing kept), and whether every page served from there
     # is rendered again and compared (None: on in the tests, TESTING, off in production).
     "PAGE_CACHE_KB": 16 * 1024,
     "PAGE_CACHE_VERIFY": None,
-    # The version check's short way (app/web/fast_poll.py): whether every 304 it answers is
+    # The version check's short way (app/games/sheet/fast_poll.py): whether every 304 it answers is
     # compared with the app's own answer (None: on in the tests, TESTING, off in production).
     "FAST_POLL_VERIFY": None,
     "PDF_CACHE_DIR": None,
@@ -63,7 +63,7 @@ DEFAULTS: dict[str, Any] = {
     # The search time of one analysis of a disputed play (app/api/analysis.py, ANALYSIS.md
     # §2: every request answers within 10 s); past it the values are sound bounds.
     "ANALYSIS_BUDGET_S": BUDGET_S,
-    # The search time of all the alternatives the hand page shows (app/web/deal_viewer.py),
+    # The search time of all the alternatives the hand page shows (app/games/entry/deal_viewer.py),
     # shared among its violations: short, so the page answers fast; past it, bounds.
     "ANALYSIS_PAGE_BUDGET_S": 1.5,
 }

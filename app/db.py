@@ -31,7 +31,7 @@ class Base(DeclarativeBase):
 
 class AppSession(Session):
     """The request's session. While :meth:`held` (a write carried out once per
-    ``Idempotency-Key``: app/services/idempotency.py), the services' ``commit()`` and
+    ``Idempotency-Key``: app/games/idempotency.py), the services' ``commit()`` and
     ``rollback()`` act on a savepoint inside the one transaction that holds the key's row:
     the caller writes the key's answer and commits the write with it, so a key whose write
     committed always has its answer, and a crash before that commit leaves neither. What a

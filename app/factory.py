@@ -9,34 +9,28 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import commands, db, security, user_commands
+from app.accounts import account_pages as account
+from app.accounts import auth
+from app.accounts import user_pages as users
 from app.api import analysis as api_analysis
 from app.api import calls as api_calls
 from app.api import events as api_events
 from app.api import v1
 from app.config import load_config
+from app.events import pages as events
+from app.games.entry import hand_pages as hands
+from app.games.entry import referee_pages as referee
+from app.games.sheet import fast_poll, live, share
+from app.games.sheet import pages as games
+from app.games.table import call_pages as calls
+from app.games.table import pages as table
 from app.i18n import init_babel
+from app.players import pages as players
 from app.printing import views as printing
-from app.services import rating_backlog
-from app.web import (
-    account,
-    auth,
-    calls,
-    errors,
-    events,
-    fast_poll,
-    games,
-    hands,
-    live,
-    players,
-    prefs,
-    referee,
-    rules,
-    seasons,
-    share,
-    site,
-    table,
-    users,
-)
+from app.rulebook import pages as rules
+from app.stats import rating_backlog
+from app.stats import season_pages as seasons
+from app.web import errors, prefs, site
 from app.web.messages import init_messages
 from app.web.words import init_words
 

@@ -17,10 +17,10 @@ from flask import Flask, current_app
 from flask.cli import AppGroup
 from flask_babel import force_locale
 
+from app.accounts import accounts, tokens
 from app.db import get_session
+from app.errors import BadInput
 from app.models import Role
-from app.services import accounts, tokens
-from app.services.errors import BadInput
 
 user_cli = AppGroup("user", help="Accounts: create users, change a password, list them, "
                                   "make an API token.")

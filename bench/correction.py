@@ -41,9 +41,9 @@ def _record() -> dict[str, Any]:
 def play_tables(app: Any, tables: int, tag: str) -> tuple[list[float], list[str]]:
     """``tables`` threads, each a new ru32 game saved hand by hand: every save's seconds."""
     from app.db import get_session
+    from app.games import hands
+    from app.games.games import import_game
     from app.models import Game
-    from app.services import hands
-    from app.services.games import import_game
 
     full = _record()
     times: list[float] = []
@@ -89,8 +89,8 @@ def correct_far_back(app: Any) -> tuple[float, int]:
     from sqlalchemy import select
 
     from app.db import get_session
+    from app.games import hands
     from app.models import Game, RatingStep
-    from app.services import hands
 
     with app.app_context():
         session = get_session()
@@ -123,7 +123,7 @@ def run(label: str, url: str, args: argparse.Namespace, pool: Any) -> None:
     start = time.perf_counter()
     with app.app_context():
         from app.db import get_session
-        from app.services import ratings
+        from app.stats import ratings
 
         session = get_session()
         ratings.rebuild(session)
@@ -159,7 +159,7 @@ def main() -> None:
     parser.add_argument("--part", type=int, default=None, help="games per part of the job")
     args = parser.parse_args()
     if args.part:
-        from app.services import rating_backlog
+        from app.stats import rating_backlog
 
         rating_backlog.PART_GAMES = args.part
     pool = build_pool(random.Random(1))

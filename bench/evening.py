@@ -140,8 +140,8 @@ def set_up(tables: int) -> tuple[Any, list[tuple[int, str]], list[dict[str, Any]
     key, and the tables."""
     from app import create_app
     from app.db import get_session
+    from app.events import events
     from app.models import Event
-    from app.services import events
     from tests.events_play import whole_record
 
     app = create_app()

@@ -104,7 +104,7 @@ def measure(mode: str, db: str, exports: str, games: int) -> dict[str, Any]:
 
 def make_games(db: str, exports: str, n: int) -> None:
     from app.db import get_session
-    from app.services.games import import_game
+    from app.games.games import import_game
 
     app = _app(db, exports)
     records = [json.loads((ROOT / "tests" / "data" / "records" / f"{p}_complete.json").read_text())

@@ -169,8 +169,8 @@ def over_http(record: dict[str, Any], repeat: int) -> dict[str, float]:
     os.environ.update(DATABASE_URL=env["DATABASE_URL"], SECRET_KEY=env["SECRET_KEY"])
     from app import create_app
     from app.db import get_session
-    from app.services import links
-    from app.services.games import import_game
+    from app.games import links
+    from app.games.games import import_game
 
     app = create_app()
     with app.app_context():

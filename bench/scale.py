@@ -106,8 +106,8 @@ def _counts_hands(record: dict[str, Any]) -> dict[str, Any]:
 
 def build_pool(rng: random.Random) -> tuple[list[Any], list[Any]]:
     """(complete games, games in progress): each (canonical record, ResultValues)."""
+    from app.games.imports import check_one
     from app.rules.simulate import random_game
-    from app.services.imports import check_one
 
     profiles = ["ru32", "fiestas", "subastas", "rifki"]
     complete, partial = [], []
@@ -129,13 +129,13 @@ def generate(app: Any, n: int, pool: tuple[list[Any], list[Any]], seed: int = 1)
     """Writes n games (and their stored results) straight into the app's database."""
     from sqlalchemy import insert
 
+    from app.collation import folded_name
     from app.db import get_session
     from app.models import AuditAction, AuditEntry, Game, GameStatus, Player, Seat
     from app.rules import get_profile
-    from app.services.collation import folded_name
-    from app.services.projections import games_changed
-    from app.services.results import Facts, ResultValues
-    from app.services.seasons import save_season
+    from app.stats.projections import games_changed
+    from app.stats.results import Facts, ResultValues
+    from app.stats.seasons import save_season
 
     rng = random.Random(seed)
     complete, partial = pool
@@ -202,7 +202,7 @@ def verify(app: Any, sample: int, rng: random.Random) -> int:
 
     from app.db import get_session
     from app.models import Game, SeatResult, StoredResult
-    from app.services.results import game_row, result_values, seat_rows
+    from app.stats.results import game_row, result_values, seat_rows
 
     with app.app_context():
         session = get_session()
@@ -259,7 +259,7 @@ def time_rating_update(app: Any, repeat: int, back: float) -> tuple[float, int, 
 
     from app.db import get_session
     from app.models import RatingStep
-    from app.services import rating_backlog, ratings
+    from app.stats import rating_backlog, ratings
 
     with app.app_context():
         session = get_session()
@@ -290,8 +290,8 @@ def time_rebuild(app: Any) -> tuple[float, Any, float]:
     from app.db import get_session
     from app.models import Rating, RatingStep
     from app.rules import PROFILES
-    from app.services import ratings
-    from app.services.projections import rebuild as rebuild_results
+    from app.stats import ratings
+    from app.stats.projections import rebuild as rebuild_results
 
     with app.app_context():
         session = get_session()
@@ -312,7 +312,7 @@ def member_client(app: Any) -> Any:
     """A test client logged in as a director when the app has accounts."""
     client = app.test_client()
     try:
-        accounts = importlib.import_module("app.services.accounts")
+        accounts = importlib.import_module("app.accounts.accounts")
     except ImportError:
         return client
     from app import models

@@ -144,8 +144,8 @@ BENCH_USER, BENCH_PASSWORD = "bench", "bench password 1234"
 
 def bench_director(app: Any) -> None:
     """The director every benchmark logs in as (pages need an account since issue 9)."""
+    from app.accounts import accounts
     from app.db import get_session
-    from app.services import accounts
 
     with app.app_context():
         session = get_session()
@@ -155,8 +155,8 @@ def bench_director(app: Any) -> None:
 
 def bench_token(app: Any) -> str:
     """An API token of the bench director (/api/v1 takes a token, not the session)."""
+    from app.accounts import accounts, tokens
     from app.db import get_session
-    from app.services import accounts, tokens
 
     with app.app_context():
         session = get_session()
@@ -237,8 +237,8 @@ def main() -> None:
     os.environ.update(DATABASE_URL=env["DATABASE_URL"], SECRET_KEY=env["SECRET_KEY"])
     from app import create_app
     from app.db import get_session
+    from app.games.games import import_game
     from app.rules.simulate import random_game
-    from app.services.games import import_game
 
     app = create_app()
     with app.app_context():

@@ -33,7 +33,7 @@ PLAYERS = ["Ana", "Beto", "Carla", "Dani"]
 
 
 #: Werkzeug's scrypt at 2¹⁰ instead of its 2¹⁵ for the passwords of the tests' own
-#: processes (app.services.accounts.PASSWORD_HASH): a login at full cost took a tenth of a
+#: processes (app.accounts.accounts.PASSWORD_HASH): a login at full cost took a tenth of a
 #: second or more, and the suite logs in, fails logins and creates accounts well over a
 #: thousand times. tests/web/test_accounts.py checks the full cost of the app as it runs;
 #: gunicorn started by a test keeps it too.
@@ -44,7 +44,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """Lowers the password hash's cost (`TEST_PASSWORD_HASH`). Compiles the message
     catalogs once, before any xdist worker starts: each app compiles a missing or stale .mo
     into translations/ on start, and two workers doing it at once wrote the same file."""
-    from app.services import accounts
+    from app.accounts import accounts
 
     accounts.PASSWORD_HASH = TEST_PASSWORD_HASH
     if hasattr(config, "workerinput"):      # an xdist worker: the controller did it
@@ -220,7 +220,7 @@ _HASHES: dict[str, str] = {}
 def password_hash(password: str = TEST_PASSWORD) -> str:
     """The stored hash of a test password (computed once), at the tests' cost."""
     if password not in _HASHES:
-        from app.services.accounts import hash_secret
+        from app.accounts.accounts import hash_secret
 
         _HASHES[password] = hash_secret(password)
     return _HASHES[password]
@@ -371,7 +371,7 @@ def _refit(entry: tuple[Any, dict[str, Any], Any], database_url: str) -> None:
 
     from app.config import normalize_database_url
     from app.db import Database
-    from app.web.fast_poll import FastPoll
+    from app.games.sheet.fast_poll import FastPoll
 
     application, settings, outermost = entry
     url = normalize_database_url(database_url)
@@ -433,7 +433,7 @@ def base_record(profile: str = "fiestas", **overrides: Any) -> dict[str, Any]:
 def make_game(app: Any) -> Any:
     """make_game(profile="fiestas", hands=[...], **record_keys) -> game id."""
     from app.db import get_session
-    from app.services.games import import_game
+    from app.games.games import import_game
 
     def make(profile: str = "fiestas", record: dict[str, Any] | None = None, **overrides: Any) -> int:
         data = copy.deepcopy(record) if record is not None else base_record(profile, **overrides)

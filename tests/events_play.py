@@ -6,11 +6,11 @@ import itertools
 import random
 from typing import Any
 
+from app.games.records import save_record
+from app.games.table.confirm import confirm_by_pin
 from app.models import AuditAction, Game
 from app.rules import get_profile
 from app.rules.simulate import random_game
-from app.services.confirm import confirm_by_pin
-from app.services.records import save_record
 
 PIN = "2468"
 

@@ -10,21 +10,49 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 DOC = (REPO / "docs" / "architecture.md").read_text()
 
-#: The layers, first to last: a module may import its own layer and the ones before it.
+#: The chain, first to last: a module may import its own link and the ones before it. Each
+#: feature package (app/stats, app/accounts, app/games and its three parts, app/players,
+#: app/rulebook, app/events, app/printing, app/api) has two links: its operations on the first
+#: half (no Flask, Babel, Jinja or forms: tests/test_architecture.py), its pages, forms and
+#: responses on the second. A file named on a link belongs to it even inside a folder named
+#: on another (the most specific entry wins).
 CHAIN: list[tuple[str, list[str]]] = [
     ("rules", ["app/rules"]),
-    ("core", ["app/config.py", "app/db.py", "app/files.py", "app/i18n.py", "app/security.py"]),
+    ("core", ["app/config.py", "app/db.py", "app/files.py", "app/i18n.py", "app/security.py", "app/errors.py",
+              "app/collation.py"]),
     ("models", ["app/models"]),
-    ("services", ["app/services"]),
-    ("printing operations", ["app/printing/docs.py", "app/printing/render.py", "app/printing/cache.py",
-                             "app/printing/exports.py", "app/printing/join.py"]),
-    ("forms", ["app/forms"]),
-    ("presentation", ["app/web", "app/printing/__init__.py", "app/printing/responses.py",
-                      "app/printing/event_job.py", "app/printing/runner.py", "app/printing/pool.py",
-                      "app/printing/views.py"]),
+    ("stats", ["app/stats"]),
+    ("accounts", ["app/accounts"]),
+    ("games table", ["app/games/table"]),
+    ("games", ["app/games"]),
+    ("games entry", ["app/games/entry"]),
+    ("players", ["app/players"]),
+    ("rulebook", ["app/rulebook"]),
+    ("events", ["app/events"]),
+    ("printing", ["app/printing"]),
+    ("api operations", ["app/api/views.py"]),
+    ("site pages", ["app/web"]),
+    ("accounts pages", ["app/accounts/forms.py", "app/accounts/auth.py", "app/accounts/account_pages.py",
+                        "app/accounts/user_pages.py"]),
+    ("games table pages", ["app/games/table/forms.py", "app/games/table/pages.py",
+                           "app/games/table/call_pages.py"]),
+    ("games pages", ["app/games/forms.py", "app/games/idempotent.py"]),
+    ("games entry pages", ["app/games/entry/forms.py", "app/games/entry/referee_forms.py",
+                           "app/games/entry/referee_view.py", "app/games/entry/deal_viewer.py",
+                           "app/games/entry/ahead.py", "app/games/entry/hand_pages.py",
+                           "app/games/entry/referee_pages.py"]),
+    ("printing pages", ["app/printing/__init__.py", "app/printing/responses.py", "app/printing/event_job.py",
+                        "app/printing/runner.py", "app/printing/pool.py", "app/printing/views.py"]),
+    ("games sheet pages", ["app/games/sheet"]),
+    ("players pages", ["app/players/forms.py", "app/players/pages.py"]),
+    ("rulebook pages", ["app/rulebook/pages.py"]),
+    ("events pages", ["app/events/forms.py", "app/events/pages.py"]),
+    ("stats pages", ["app/stats/season_pages.py"]),
     ("api", ["app/api"]),
     ("shell", ["app/__init__.py", "app/factory.py", "app/commands.py", "app/user_commands.py", "app/cli.py"]),
 ]
+#: The last link of the operations' half.
+LAST_OPERATION = "api operations"
 
 
 def module_of(path: Path) -> str:
@@ -64,6 +92,16 @@ def imported(path: Path, source: str | None = None) -> set[str]:
     return out - {me}
 
 
+def link_of(rel: str) -> str:
+    """The name of the chain's link a file of app/ is on."""
+    return CHAIN[layer_of(rel)][0]
+
+
+def is_operation(rel: str) -> bool:
+    """Whether a file of app/ is on the operations' half of the chain."""
+    return layer_of(rel) <= [name for name, _ in CHAIN].index(LAST_OPERATION)
+
+
 def later_imports(rel: str, source: str | None = None) -> list[str]:
     mine = layer_of(rel)
     return [f"{rel} ({CHAIN[mine][0]}) imports {other} ({CHAIN[layer_of(MODULES[other])][0]})"
@@ -76,10 +114,11 @@ def test_no_module_imports_a_later_layer():
 
 def test_the_check_sees_an_import_of_a_later_layer():
     inside = "def f():\n    from app.web import common\n"
-    assert later_imports("app/services/results.py", inside) == [
-        "app/services/results.py (services) imports app.web.common (presentation)"]
+    assert later_imports("app/stats/results.py", inside) == [
+        "app/stats/results.py (stats) imports app.web.common (site pages)"]
+    assert later_imports("app/accounts/accounts.py", "from app.games import records\n")
     assert later_imports("app/printing/join.py", "from app.printing import views\n")
-    assert later_imports("app/web/common.py", "from app.services import results\n") == []
+    assert later_imports("app/web/common.py", "from app.stats import results\n") == []
 
 
 def test_the_doc_shows_the_chain_the_test_enforces():
@@ -118,3 +157,36 @@ def test_every_path_the_page_names_exists():
     named = set(PATH.findall(DOC)) | {f"app/{p}" for p in SHORT.findall(DOC)}
     assert named, "the check reads no path"
     assert sorted(p for p in named if not _exists(p)) == []
+
+
+# -- the package's shape (issue 37 item 3) --------------------------------------------------
+
+MOST_MODULES = 12
+MOST_LINES = 400
+MOST_FUNCTION_IMPORTS = 10
+
+
+def packages() -> dict[str, list[str]]:
+    """Each folder of app/ holding Python files -> its modules (``__init__.py`` included)."""
+    found: dict[str, list[str]] = {}
+    for path in (REPO / "app").rglob("*.py"):
+        found.setdefault(path.parent.relative_to(REPO).as_posix(), []).append(path.name)
+    return found
+
+
+def function_imports(source: str) -> list[int]:
+    """The lines of the imports made inside a function of ``source``."""
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            lines |= {inner.lineno for inner in ast.walk(node)
+                      if isinstance(inner, ast.Import | ast.ImportFrom)}
+    return sorted(lines)
+
+
+def test_at_most_10_imports_inside_functions():
+    found = [f"{rel}:{line}" for rel in sorted(MODULES.values())
+             for line in function_imports((REPO / rel).read_text())]
+    assert len(found) <= MOST_FUNCTION_IMPORTS, found
+    nested = "import a\ndef f():\n    import b\n    def g():\n        from c import d\n"
+    assert function_imports(nested) == [3, 5]

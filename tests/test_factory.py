@@ -90,7 +90,7 @@ def _schema_and_rows(app):
 
 def test_make_app_twice_is_idempotent(database_url):
     from app.db import get_db, get_session
-    from app.services.games import import_game
+    from app.games.games import import_game
     from tests.conftest import load_record
 
     first = make_app(database_url)

@@ -4,7 +4,7 @@ and started again on the same port and database, a few rounds per database: ever
 that was in flight resolves within 5 s of the restart (its saved answer, or saved now),
 and each game's hands are exactly those acknowledged, in order, none twice.
 
-The write and its key's answer are one transaction (app/services/idempotency.py), so
+The write and its key's answer are one transaction (app/games/idempotency.py), so
 there is no moment at which the key exists without its answer."""
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from app.services.throttle import LOGIN_PER_ADDRESS
+from app.accounts.throttle import LOGIN_PER_ADDRESS
 from tests.test_deploy import ROOT, free_port, gunicorn_env, running_gunicorn
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="gunicorn needs POSIX")

@@ -16,14 +16,15 @@ from flask_smorest import Blueprint
 from marshmallow import fields, validate
 from werkzeug.exceptions import UnprocessableEntity
 
+from app.accounts.auth import actor, user
 from app.api import v1
 from app.api.schemas import ErrorAnswer, _Strict
 from app.db import get_session
+from app.games import queries
+from app.games.table import calls
+from app.games.table.calls import CallView
 from app.models import DirectorCall
 from app.models.call import ANSWER_MAX, NOTE_MAX
-from app.services import calls, queries
-from app.services.calls import CallView
-from app.web.auth import actor, user
 from app.web.words import iso_utc
 
 bp = Blueprint("api_calls", __name__, url_prefix="/api/v1",

@@ -18,13 +18,13 @@ from flask_smorest import Blueprint
 from marshmallow import fields, validate
 from werkzeug.exceptions import UnprocessableEntity
 
+from app.accounts.auth import actor, user
 from app.api import v1
 from app.api.schemas import ID, PROFILE_IDS, ErrorAnswer, Json, _Strict
 from app.db import get_session
+from app.errors import BadInput
+from app.events import events
 from app.models import Event
-from app.services import events
-from app.services.errors import BadInput
-from app.web.auth import actor, user
 from app.web.messages import service_text
 
 bp = Blueprint("api_events", __name__, url_prefix="/api/v1",

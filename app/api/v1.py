@@ -1,10 +1,10 @@
 """JSON API /api/v1 (docs/api.md): games, hands, what comes next, confirmations, players and
 season standings, on the same services and the same access guard as the pages
-(app/web/auth.py ``guard``: a token acts with its user's role and nothing more).
+(app/accounts/auth.py ``guard``: a token acts with its user's role and nothing more).
 
 Every error is ``{"error": {"code", "message", "field"}}``. Writes to a game need
 ``If-Match: "v<version>"``; every write takes an ``Idempotency-Key``
-(app/services/idempotency.py). The OpenAPI document is generated from the routes and
+(app/games/idempotency.py). The OpenAPI document is generated from the routes and
 their schemas (flask-smorest) at ``/api/v1/openapi.json``; ``/api/v1/docs`` reads it.
 """
 from __future__ import annotations
@@ -18,25 +18,21 @@ from flask_babel import gettext as _
 from flask_smorest import Api, Blueprint
 from werkzeug.exceptions import MethodNotAllowed, UnprocessableEntity
 
+from app.accounts.accounts import can_score
+from app.accounts.auth import actor, by_token, director_reason, user
+from app.accounts.throttle import Throttled
 from app.api import schemas as s
+from app.api import views as api_views
 from app.db import get_session
+from app.errors import BadInput, ConflictError, ForbiddenError, LockedError, NothingChanged, SheetChanged
+from app.games import games, hands, idempotency, queries
+from app.games.idempotent import carried_out_once
 from app.models import Game, Player
+from app.players import roster
 from app.rules import PROFILES, RecordError, score_record
 from app.rules.limits import read_json
-from app.services import api_views, games, hands, idempotency, queries, roster, standings
-from app.services.accounts import can_score
-from app.services.errors import (
-    BadInput,
-    ConflictError,
-    ForbiddenError,
-    LockedError,
-    NothingChanged,
-    SheetChanged,
-)
-from app.services.throttle import Throttled
+from app.stats import standings
 from app.web import versions
-from app.web.auth import actor, by_token, director_reason, user
-from app.web.idempotent import carried_out_once
 from app.web.messages import service_text, translate_error
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1",

@@ -13,12 +13,10 @@ from app.models.account import (
     User,
 )
 from app.models.api import ApiToken, IdempotencyRecord
-from app.models.audit import AuditAction, AuditEntry
 from app.models.call import DirectorCall
 from app.models.event import Event, EventLogEntry, EventPlayer, EventRound, EventTable
 from app.models.export import ExportJob, ExportState
-from app.models.game import Game, GameStatus, Seat
-from app.models.player import Player
+from app.models.game import AuditAction, AuditEntry, Game, GameStatus, Player, Seat
 from app.models.rating import HeadToHead, PlayerStat, Rating, RatingBacklog, RatingStep, SeatStat
 from app.models.result import PlayerTotal, SeatResult, StoredResult
 from app.models.season import Season

@@ -15,7 +15,7 @@ from sqlalchemy import Boolean, DateTime, Enum, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db import Base, utcnow
-from app.models.player import Player
+from app.models.game import Player
 
 
 class Role(enum.Enum):
@@ -109,7 +109,7 @@ class SeatPin(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     pin_hash: Mapped[str] = mapped_column(String(255))
-    #: wrong PINs since the last right one, and until when the seat waits (app/services/throttle.py)
+    #: wrong PINs since the last right one, and until when the seat waits (app/accounts/throttle.py)
     failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     wait_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

@@ -14,8 +14,7 @@ from sqlalchemy import JSON, BigInteger, Date, DateTime, ForeignKey, Integer, St
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db import Base, utcnow
-from app.models.game import Game
-from app.models.player import Player
+from app.models.game import Game, Player
 
 
 class Event(Base):

@@ -12,7 +12,7 @@ transaction as a game's record and can always be rebuilt from the records
 - :class:`Rating`: each player's latest step per profile (the leaderboard's rows).
 - :class:`SeatStat`: one row per seat of a game, the counters of what the seat did in it
   (hands and points per contract, cards taken, Kings made, the auction), read from the
-  replay (:func:`app.services.stats.seat_counters`).
+  replay (:func:`app.stats.stats.seat_counters`).
 - :class:`PlayerStat`: each player's sums of those counters per profile over finished
   games, kept by adding differences (as :class:`~app.models.result.PlayerTotal`).
 - :class:`HeadToHead`: for each ordered pair of players and profile, their finished games
@@ -103,7 +103,7 @@ H2H_COLUMNS = ("games", "ahead", "behind", "points")
 
 class RatingBacklog(Base):
     """A profile whose ratings are behind its games (issue 41): a correction reached more
-    later games than a request rates (:mod:`app.services.rating_backlog`), so the profile is
+    later games than a request rates (:mod:`app.stats.rating_backlog`), so the profile is
     rated again from (``played_at``, ``game_id``) on by a job, a bounded chunk per
     transaction, which moves the position on and deletes the row when it reaches the end.
     ``since``: when the ratings fell behind (the pages say "ratings updating" meanwhile)."""

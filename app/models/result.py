@@ -1,7 +1,7 @@
 """Stored results: what the lists and statistics read, derived from each game's record.
 
 The record stays the only truth. These rows are written in the same transaction as the
-record (app/services/results.py) and can always be rebuilt from the records
+record (app/stats/results.py) and can always be rebuilt from the records
 (``flask --app app games rebuild``). Lists and standings read only these tables, through
 indexed columns, and never replay a record.
 
@@ -75,7 +75,7 @@ class SeatResult(Base):
     __table_args__ = (
         Index("ix_seat_result_player_list", "player_id", "complete", "played_at", "game_id"),
         Index("ix_seat_result_season", "played_at", "profile"),
-        # the order ratings read finished games in (app.services.ratings)
+        # the order ratings read finished games in (app.stats.ratings)
         Index("ix_seat_result_rating_order", "profile", "complete", "played_at", "game_id", "seat"),
     )
 

@@ -19,14 +19,14 @@ from typing import Any
 from sqlalchemy import and_, bindparam, select
 from sqlalchemy.orm import Session, object_session
 
+from app.games import queries
+from app.games.table.confirm import event_place
 from app.models import Game, GameLink, LinkKind, SeatResult, StoredResult
 from app.rules import RecordError, fingerprint, get_profile
 from app.rules.cards import RANKS
 from app.rules.profiles import RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_PENALTIES, RIFKI_QUOTA
 from app.rules.schedule import slot_for
-from app.services import queries
-from app.services.confirm import event_place
-from app.services.results import day_start
+from app.stats.results import day_start
 
 
 @dataclass(frozen=True)

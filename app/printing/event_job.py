@@ -8,10 +8,10 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from app.events import events
 from app.models import Event
 from app.printing.exports import Renderer
 from app.printing.responses import export_event_standings_pdf
-from app.services import events
 from app.web.messages import service_text
 
 #: The id the job's list gives the standings pages (no game has id 0).

@@ -12,16 +12,16 @@ from typing import Any
 from flask import Response, abort, current_app, g, render_template, request, url_for
 
 from app.db import get_session
+from app.games import links, queries
+from app.games.entry.deal_viewer import alternatives_views
+from app.games.table.confirm import confirmation_log
 from app.printing import docs as pdf_docs
 from app.printing.cache import PdfCache, layout_version
 from app.printing.docs import ORIENTATIONS, PdfStamp
 from app.printing.render import render_pdf
 from app.rules import digest
-from app.services import links, queries
-from app.services.confirm import confirmation_log
 from app.web import versions
 from app.web.common import found_or_404, lang
-from app.web.deal_viewer import alternatives_views
 from app.web.words import confirmation_way
 
 
@@ -245,7 +245,7 @@ def export_bulk_pdf(docs: list[dict[str, Any]], orientation: str = "auto",
 
 
 def export_standings_pdf(doc: dict[str, Any]) -> bytes:
-    """The PDF of a season's standings (``app.services.standings.standings_doc``)."""
+    """The PDF of a season's standings (``app.stats.standings.standings_doc``)."""
     return _render("pdf/standings.html", doc=doc, orientation="portrait")
 
 

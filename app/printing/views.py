@@ -36,17 +36,17 @@ from wtforms import DateField, SelectField
 from wtforms.validators import Optional
 
 from app.db import get_session
-from app.forms import choices
+from app.games import queries
 from app.models import ExportJob, ExportState
 from app.printing import docs, pool
 from app.printing import exports as exports_service
 from app.printing.responses import blank_pdf, dispute_pdf, game_link, hand_pdf, sheet_pdf
 from app.printing.runner import exports_dir, runner
 from app.rules import fingerprint
-from app.services import queries
 from app.web.chart import legend, progression_svg
 from app.web.common import lang, load_game_or_404
 from app.web.diagram import table_svg
+from app.web.forms import choices
 
 bp = Blueprint("pdf", __name__)
 
@@ -173,7 +173,7 @@ def _requester() -> str:
     (a random id kept in its session)."""
     from flask import session
 
-    from app.web.auth import user
+    from app.accounts.auth import user
 
     signed_in = user()
     if signed_in is not None:

@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 from flask import abort, g, jsonify, request
 
 from app.db import get_session
+from app.games import queries
 from app.security import id_arg
-from app.services import queries
 from app.web import versions
 from app.web.messages import service_text
 from app.web.words import current_lang, iso_utc
@@ -82,14 +82,14 @@ def known_table_stamp(game_id: int) -> int | None:
 
 def stamp_body(found: Any) -> dict[str, Any]:
     """What a version check answers when the phone's version is not the game's (also
-    written by app/web/fast_poll.py, before Flask)."""
+    written by app/games/sheet/fast_poll.py, before Flask)."""
     return {"version": found.version, "updated_at": iso_utc(found.updated_at) or None,
             "table": found.confirmations}
 
 
 def stamp_response(game_id: int) -> Any:
     """The version check of a game (also behind its share link)."""
-    # read with the login already (app.web.auth.poll_guard), else now
+    # read with the login already (app.accounts.auth.poll_guard), else now
     found = g.pop("live_stamp") if "live_stamp" in g else queries.game_stamp(get_session(), game_id)
     if found is None:
         abort(404)

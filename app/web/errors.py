@@ -26,9 +26,9 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
+from app.errors import BadInput, ConflictError, ForbiddenError, LockedError
 from app.rules import RecordError
 from app.security import security_headers
-from app.services.errors import BadInput, ConflictError, ForbiddenError, LockedError
 from app.web.messages import service_text, translate_error
 
 

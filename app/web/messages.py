@@ -15,11 +15,11 @@ from flask import Flask
 from flask_babel import get_translations, gettext, pgettext
 from flask_babel import lazy_gettext as _l
 
-from app.forms import COUNT_LABELS
+from app.errors import Text
 from app.rules import RecordError, Term
 from app.rules.profiles import ELEMENTS
 from app.rules.record import TYPE_NAMES, WHAT
-from app.services.errors import Text
+from app.web.forms import COUNT_LABELS
 from app.web.words import CONTRACTS, call_text, contract_name, current_lang, signed
 
 FIELD_LABELS = {
@@ -150,7 +150,7 @@ def field_label(key: str) -> str:
 
 
 def service_text(e: Exception | Text) -> str:
-    """What a service said (a :class:`~app.services.errors.Text`, or an error carrying one
+    """What a service said (a :class:`~app.errors.Text`, or an error carrying one
     as ``text``) in the page's language; as the service wrote it when the catalog breaks it."""
     text = e if isinstance(e, Text) else getattr(e, "text", None)
     if not isinstance(text, Text):

@@ -1,5 +1,5 @@
 """Per-browser preferences: the page language. (Who changes a game is the logged-in user:
-see app/web/auth.py.)"""
+see app/accounts/auth.py.)"""
 from __future__ import annotations
 
 from typing import Any

@@ -3,7 +3,7 @@ answered 304 while ``If-None-Match`` names it.
 
 Every reader that polls or re-reads asks through here: the live sheet's poll
 (``/games/<id>/live``, also behind a share link: :func:`app.web.common.stamp_response`),
-its short way before Flask (:mod:`app.web.fast_poll`, which calls :func:`unchanged` and
+its short way before Flask (:mod:`app.games.sheet.fast_poll`, which calls :func:`unchanged` and
 :func:`headers` so it cannot answer differently), an event's director view and results
 screen (``/events/<id>/live``), the API's game (``GET /api/v1/games/<id>``, whose ETag is
 also what a write names in ``If-Match``) and a PDF asked again (:func:`file_answer`). The
@@ -15,8 +15,8 @@ tags:
   the version alone (``v<version>``: what ``If-Match`` compares);
 - an event: ``e<sum of its games' versions>c<confirmations>l<log entries>``, and
   ``d<calls and answers>`` once a table of it has called the director
-  (``services/events.event_stamp``);
-- the directors' list of calls: ``k<calls>a<answered>`` (``services/calls.calls_stamp``).
+  (``events/events.event_stamp``);
+- the directors' list of calls: ``k<calls>a<answered>`` (``games/table/calls.calls_stamp``).
 
 A version-checked answer is never taken from a cache without asking (``no-cache,
 private``).

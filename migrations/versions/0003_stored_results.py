@@ -93,7 +93,7 @@ def upgrade() -> None:
 
 def _backfill() -> None:
     """Stored results for every existing game, computed from its record."""
-    from app.services.results import game_row, result_values, seat_rows
+    from app.stats.results import game_row, result_values, seat_rows
 
     bind = op.get_bind()
     game = sa.table("game", sa.column("id", sa.Integer), sa.column("record", sa.JSON),

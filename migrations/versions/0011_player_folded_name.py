@@ -9,7 +9,7 @@ from __future__ import annotations
 from alembic import op
 import sqlalchemy as sa
 
-from app.services.collation import folded_name
+from app.collation import folded_name
 
 
 revision = "player_folded_name"

@@ -67,11 +67,11 @@ def upgrade() -> None:
 
 
 def _backfill() -> None:
-    """Every profile's ratings from the stored results (app.services.ratings)."""
+    """Every profile's ratings from the stored results (app.stats.ratings)."""
     from sqlalchemy.orm import Session
 
     from app.rules import PROFILES
-    from app.services.ratings import rate_from
+    from app.stats.ratings import rate_from
 
     with Session(bind=op.get_bind(), join_transaction_mode="create_savepoint") as session:
         for profile in PROFILES:

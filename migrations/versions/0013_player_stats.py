@@ -55,8 +55,8 @@ def upgrade() -> None:
 def _backfill() -> None:
     from sqlalchemy.orm import Session
 
-    from app.services.results import result_values
-    from app.services.stats import apply, wanted_sums
+    from app.stats.results import result_values
+    from app.stats.stats import apply, wanted_sums
 
     bind = op.get_bind()
     game = sa.table("game", sa.column("id", sa.Integer), sa.column("record", sa.JSON))

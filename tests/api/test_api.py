@@ -18,9 +18,9 @@ RIFKI = load_record("rifki_complete.json")
 
 
 def token_for(app: Any, username: str, role: str = "director", player: str | None = None) -> str:
+    from app.accounts.tokens import create_token
     from app.db import get_session
     from app.models import User
-    from app.services.tokens import create_token
 
     user_id = ensure_user(app, username, role, player)
     with app.app_context():
@@ -117,8 +117,8 @@ def test_the_scorers_whole_flow(app, api):
 
 
 def test_tokens_anonymous_revoked_and_foreign_games(app, api):
+    from app.accounts.tokens import list_tokens, revoke_token
     from app.db import get_session
-    from app.services.tokens import list_tokens, revoke_token
 
     gid = new_rifki(api)["id"]
     anonymous = app.test_client(user=None)

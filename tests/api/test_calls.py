@@ -117,7 +117,7 @@ def test_notes_of_the_wrong_shape_name_their_field(app, api, make_game):
 
 
 def test_a_session_call_needs_its_csrf_token(csrf_app):
-    from app.services.games import import_game
+    from app.games.games import import_game
     from tests.conftest import base_record
 
     with csrf_app.app_context():

@@ -35,12 +35,12 @@ def director_token() -> str:
     """Fills the database once -- games 1..3 (a complete rifki game, a fiestas game of two
     hands, an empty ru32 one), season 1 and call 1 to the director (game 2's) -- and makes
     a director's token."""
+    from app.accounts.tokens import create_token
     from app.db import get_session
+    from app.games.games import import_game
+    from app.games.table.calls import open_call
     from app.models import Game, User
-    from app.services.calls import open_call
-    from app.services.games import import_game
-    from app.services.seasons import save_season
-    from app.services.tokens import create_token
+    from app.stats.seasons import save_season
 
     fiestas = base_record("fiestas", hands=[
         {"contract": "no-tricks", "counts": {"tricks": [1, 5, 3, 4]}},
@@ -82,7 +82,7 @@ def aim(case: Any) -> None:
     length of what was generated) name the game's version. schemathesis checks the case
     again as it is sent, so a case made valid here is judged as a valid one."""
     from app.db import get_session
-    from app.services.queries import game_stamp
+    from app.games.queries import game_stamp
 
     path = case.path_parameters or {}
     for name, top in IDS.items():

@@ -56,9 +56,9 @@ def test_every_message_of_marshmallow_the_api_meets_is_said_in_spanish(app: Any)
 
 
 def test_the_api_names_the_field_in_the_requests_language(app: Any) -> None:
+    from app.accounts.tokens import create_token
     from app.db import get_session
     from app.models import User
-    from app.services.tokens import create_token
     from tests.conftest import ensure_user
 
     uid = ensure_user(app)

@@ -22,7 +22,7 @@ PINS = ["4821", "1357", "2468", "9012"]
 def set_pins(app: Any, gid: int, pins: list[str | None]) -> None:
     """The seats' PINs of an imported game (an import has none), through the service."""
     from app.db import get_session
-    from app.services import confirm
+    from app.games.table import confirm
 
     with app.app_context():
         session = get_session()

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from app.db import get_session
+from app.events import events
 from app.models import Event
-from app.services import events
 from tests.browser.conftest import BLOCK_WORKER, login, phone, shot
 from tests.conftest import ensure_user
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 
 def _game(live_app: Any) -> int:
     from app.db import get_session
-    from app.services.games import import_game
+    from app.games.games import import_game
 
     with live_app.app_context():
         return int(import_game(get_session(), RECORD, who="test").id)

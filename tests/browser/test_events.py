@@ -13,8 +13,8 @@ import pytest
 from pypdf import PdfReader
 
 from app.db import get_session
+from app.events import events
 from app.models import Event
-from app.services import events
 from tests.browser.audit import axe_findings, small_targets
 from tests.browser.conftest import BLOCK_WORKER, phone, shot
 from tests.browser.live import served

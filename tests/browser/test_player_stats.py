@@ -32,8 +32,8 @@ WIDEST_JS = """() => document.querySelectorAll('table.standings tbody tr').forEa
 
 def _games(app):
     from app.db import get_session
-    from app.services.games import import_game
-    from app.services.seasons import save_season
+    from app.games.games import import_game
+    from app.stats.seasons import save_season
 
     with app.app_context():
         session = get_session()

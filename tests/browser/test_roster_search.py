@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from playwright.sync_api import expect
 from sqlalchemy import insert, select
 
+from app.collation import folded_name
 from app.models import Player
-from app.services.collation import folded_name
 
 
 def _add_players(app, names):

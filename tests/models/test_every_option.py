@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from sqlalchemy import select, update
 
+from app.games.games import import_game, start_game
 from app.models import Game, SeatResult, StoredResult
 from app.rules import digest, score_record
-from app.services.games import import_game, start_game
-from app.services.projections import rebuild as rebuild_results
+from app.stats.projections import rebuild as rebuild_results
 from tests.conftest import load_record
 
 pytestmark = pytest.mark.every_database

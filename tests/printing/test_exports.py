@@ -30,7 +30,7 @@ def no_runner(monkeypatch: pytest.MonkeyPatch) -> None:
 def score_free(record: dict[str, Any]) -> dict[str, Any]:
     """The record as stored (canonical, every option named), whose fingerprint the PDF
     footer prints."""
-    from app.services.records import new_game_record
+    from app.games.records import new_game_record
 
     return new_game_record(record)[0]
 

@@ -77,8 +77,8 @@ def long_games(pdf_app: Any) -> dict[str, int]:  # noqa: F811
     import copy
 
     from app.db import get_session
+    from app.games.games import import_game
     from app.rules import score_record
-    from app.services.games import import_game
     from tests.conftest import load_record
 
     out = {}

@@ -52,7 +52,7 @@ def games(pdf_app: Any) -> dict[str, Any]:
     """profile -> (game id, record, report); plus "evil" (a player named with HTML) and
     "short" (a game in progress)."""
     from app.db import get_session
-    from app.services.games import import_game
+    from app.games.games import import_game
 
     out: dict[str, Any] = {}
     with pdf_app.app_context():

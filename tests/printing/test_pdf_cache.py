@@ -83,8 +83,8 @@ def test_a_phone_asking_again_gets_304(client, make_game, renders):
 
 def test_language_orientation_record_and_footer_render_anew(app, client, make_game, renders):
     from app.db import get_session
-    from app.services import hands as hands_service
-    from app.services import links, queries
+    from app.games import hands as hands_service
+    from app.games import links, queries
 
     record = load_record("ru32_complete.json")
     last = record["hands"].pop()
@@ -252,7 +252,7 @@ def test_a_bulk_export_shares_the_kept_sheets(app, client, make_game, renders):
 def test_a_kept_pdf_reads_one_statement_besides_the_login(app, client, make_game, renders):
     """A download that finds its render kept reads the game's stamp (version, stored
     digest, share link) in one statement: not the record, no replay."""
-    from app.services import links
+    from app.games import links
 
     gid = make_game(record=load_record("ru32_complete.json"))
     with app.app_context():

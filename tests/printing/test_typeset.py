@@ -57,7 +57,7 @@ def pdfs(es_app: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any
     """profile -> {"id", "record", "sheet", "hand", "blank": Path of the PDF}. The ru32
     game opens with a proven revoke and carries a ruling on hand 2."""
     from app.db import get_session
-    from app.services.games import import_game
+    from app.games.games import import_game
 
     out_dir = tmp_path_factory.mktemp("typeset-pdfs")
     client = es_app.test_client()
@@ -204,9 +204,9 @@ def test_the_chart_and_the_signatures_are_never_split(es_app: Any, pdfs: dict[st
     from flask import render_template
 
     from app.db import get_session
+    from app.games.games import import_game
     from app.printing.docs import game_sheet_doc
     from app.rules import score_record
-    from app.services.games import import_game
 
     record = copy.deepcopy(pdfs["rifki"]["record"])
     for i in range(0, 20, 2):
@@ -269,8 +269,8 @@ def standings_pdfs(es_app: Any, tmp_path_factory: pytest.TempPathFactory) -> dic
     with very long names), one game before it; its standings PDF for the whole season and
     for fiestas only."""
     from app.db import get_session
-    from app.services.imports import check_one, write_chunk
-    from app.services.seasons import save_season
+    from app.games.imports import check_one, write_chunk
+    from app.stats.seasons import save_season
 
     out_dir = tmp_path_factory.mktemp("standings-pdfs")
     with es_app.app_context():

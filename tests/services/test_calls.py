@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from app.errors import BadInput, ForbiddenError
+from app.games import queries
+from app.games.table import calls
 from app.models import AuditEntry, DirectorCall, Game, User
-from app.services import calls, queries
-from app.services.errors import BadInput, ForbiddenError
 from tests.conftest import PLAYERS, ensure_user
 
 

@@ -1,4 +1,4 @@
-"""Events (app/services/events.py): creating one draws round 1 with its games; a round is
+"""Events (app/events/events.py): creating one draws round 1 with its games; a round is
 drawn only when every table is locked (or forced with a reason); swaps, late arrivals,
 reproducible draws, standings equal to the games' totals, ranking points with ties split."""
 from __future__ import annotations
@@ -9,10 +9,10 @@ from datetime import date
 import pytest
 from sqlalchemy import func, select
 
+from app.errors import BadInput
+from app.events import events
 from app.models import Event, Game, Player, SeatPin, StoredResult
 from app.rules import seating
-from app.services import events
-from app.services.errors import BadInput
 from tests.events_play import PIN, confirm_all, play
 
 pytestmark = pytest.mark.every_database
@@ -224,9 +224,9 @@ def test_entrants_pins_are_hashed_at_the_pin_cost_and_check(session):
     """An event's PINs, given at creation or with a late arrival, are stored as a table's
     seat PINs are (confirm.PIN_HASH, issue 27.9), not at the passwords' cost (16 times
     slower: an 18-player evening took 2.3 s to create)."""
+    from app.accounts.accounts import check_secret
+    from app.games.table.confirm import PIN_HASH
     from app.models import EventPlayer
-    from app.services.accounts import check_secret
-    from app.services.confirm import PIN_HASH
 
     event = make(session, n=8)
     events.add_late_player(session, event, "Llega Tarde", who="d", pin="4321")

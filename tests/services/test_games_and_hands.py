@@ -6,11 +6,12 @@ import random
 import pytest
 from sqlalchemy import func, select
 
+from app.errors import ConflictError
+from app.games import hands, queries
+from app.games.games import import_game, start_game
 from app.models import AuditAction, AuditEntry, Game, GameStatus, Player
 from app.rules import RecordError, score_record
-from app.services import hands, queries, standings
-from app.services.errors import ConflictError
-from app.services.games import import_game, start_game
+from app.stats import standings
 from tests.conftest import PLAYERS, base_record, load_record
 
 pytestmark = pytest.mark.every_database
@@ -168,10 +169,10 @@ def test_seat_pins_are_hashed_before_the_new_game_writes_anything(session, monke
     transaction's first write, so nothing waits on them."""
     from sqlalchemy import event
 
+    from app.accounts.accounts import check_secret
+    from app.games.records import create_game
+    from app.games.table import confirm
     from app.models import SeatPin
-    from app.services import confirm
-    from app.services.accounts import check_secret
-    from app.services.records import create_game
 
     steps: list[str] = []
     real = confirm.hash_secret

@@ -7,8 +7,8 @@ import json
 import pytest
 from sqlalchemy import func, select
 
+from app.games.imports import import_paths
 from app.models import AuditEntry, Game, Player, Seat, SeatResult, StoredResult
-from app.services.imports import import_paths
 from tests.conftest import base_record, load_record
 from tests.services.test_results import assert_stored_equal_replay
 

@@ -1,5 +1,5 @@
 """One place where a game changes (issue 37): every write to a game ends in the projectors
-of app/services/projections.py, they are idempotent, and nothing else writes a derived table."""
+of app/stats/projections.py, they are idempotent, and nothing else writes a derived table."""
 from __future__ import annotations
 
 import ast
@@ -12,15 +12,16 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text
 
+from app.games import hands
+from app.games.entry.referee import apply_ruling
+from app.games.games import import_game
+from app.games.imports import import_paths
 from app.models import Game, PlayerTotal
 from app.rules import load
-from app.services import hands, projections
-from app.services.games import import_game
-from app.services.imports import import_paths
-from app.services.referee import apply_ruling
-from app.services.results import all_player_total_rows
-from app.services.seasons import delete_season, save_season
-from app.services.stats import sums_agree
+from app.stats import projections
+from app.stats.results import all_player_total_rows
+from app.stats.seasons import delete_season, save_season
+from app.stats.stats import sums_agree
 from tests.conftest import load_record
 
 pytestmark = pytest.mark.every_database
@@ -33,12 +34,12 @@ DERIVED = {"StoredResult", "SeatResult", "SeatStat", "PlayerTotal", "PlayerStat"
            "RATING_UPSERT", "rs", "model"}
 #: The functions allowed to write them: the projectors and their parts.
 WRITERS = {
-    ("services/results.py", "_write"), ("services/results.py", "apply_deltas"),
-    ("services/stats.py", "apply"), ("services/sums.py", "add_to_sums"),
-    ("services/ratings.py", "_write_ratings"), ("services/ratings.py", "_rating_upsert"),
-    ("services/ratings.py", "_write_steps"), ("services/ratings.py", "_remove_strays"),
-    ("services/projections.py", "season_changed"), ("services/projections.py", "season_removed"),
-    ("services/projections.py", "rebuild"),
+    ("stats/results.py", "_write"), ("stats/results.py", "apply_deltas"),
+    ("stats/stats.py", "apply"), ("stats/sums.py", "add_to_sums"),
+    ("stats/ratings.py", "_write_ratings"), ("stats/ratings.py", "_rating_upsert"),
+    ("stats/ratings.py", "_write_steps"), ("stats/ratings.py", "_remove_strays"),
+    ("stats/projections.py", "season_changed"), ("stats/projections.py", "season_removed"),
+    ("stats/projections.py", "rebuild"),
 }
 DERIVED_TABLE_NAMES = ("game_result", "seat_result", "seat_stat", "player_total", "player_stat",
                        "head_to_head", "rating_step", "rating")
@@ -74,7 +75,7 @@ def test_no_module_but_the_projectors_writes_a_derived_table():
             writers.add((rel, fn))
     # nested helpers are walked inside their outer function too: keep the outermost names
     assert writers <= WRITERS, sorted(writers - WRITERS)
-    assert ("services/results.py", "_write") in writers       # the check sees a real writer
+    assert ("stats/results.py", "_write") in writers       # the check sees a real writer
 
 
 def test_the_check_finds_a_write_outside_the_projectors():

@@ -16,9 +16,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import get_db
+from app.games import hands
+from app.games.games import import_game
 from app.models import Game, RatingBacklog, RatingStep
-from app.services import hands, rating_backlog
-from app.services.games import import_game
+from app.stats import rating_backlog
 from tests.conftest import make_app
 from tests.services.test_ratings import correct_at_random, scratch, seated, snapshot_ratings
 

@@ -14,15 +14,15 @@ import pytest
 from openskill.models import PlackettLuce
 from sqlalchemy import delete, select, text, update
 
+from app.games import hands
+from app.games.entry.referee import apply_ruling
+from app.games.games import import_game
+from app.games.imports import import_paths
 from app.models import Game, Player, Rating, RatingStep
 from app.rules import load
-from app.services import hands
-from app.services.games import import_game
-from app.services.imports import import_paths
-from app.services.projections import rebuild as rebuild_results
-from app.services.ratings import leaderboard, rate_from, shown
-from app.services.ratings import rebuild as rebuild_ratings
-from app.services.referee import apply_ruling
+from app.stats.projections import rebuild as rebuild_results
+from app.stats.ratings import leaderboard, rate_from, shown
+from app.stats.ratings import rebuild as rebuild_ratings
 from tests.conftest import load_record
 
 pytestmark = pytest.mark.every_database
@@ -193,7 +193,7 @@ def test_rebuild_changes_nothing_when_they_agree_and_repairs_what_differs(app, s
 def test_history_is_spread_over_the_players_games(session):
     for _ in range(5):
         import_game(session, seated("ru32", ["Ana", "Beto", "Carla", "Dani"]))
-    from app.services.ratings import history
+    from app.stats.ratings import history
 
     ana = int(session.scalar(select(Player.id).where(Player.name == "Ana")))
     assert [s["games"] for s in history(session, ana, "ru32", points=3)] == [1, 3, 5]
@@ -221,7 +221,7 @@ def test_rebuild_removes_the_steps_of_games_no_longer_finished(session):
 
 def rated_counts(monkeypatch: Any) -> list[int]:
     """The games each rating of a change wrote (ratings.rate_from's answers)."""
-    from app.services import ratings
+    from app.stats import ratings
 
     counts: list[int] = []
     real = ratings.rate_from
@@ -290,7 +290,7 @@ def test_rating_only_what_a_change_reaches_equals_rating_everything(session, mon
     corrected at random: after each change the steps and ratings are those computed from
     nothing (also when the games after a change are read a few at a time,
     ratings.GAMES_PER_CHUNK: a game's old steps in one chunk, its new ones in another)."""
-    from app.services import ratings
+    from app.stats import ratings
 
     monkeypatch.setattr(ratings, "GAMES_PER_CHUNK", chunk)
     rng = random.Random(seed)

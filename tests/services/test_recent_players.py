@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select, update
 
+from app.games import queries
+from app.games.games import import_game
 from app.models import SeatResult
-from app.services import queries
-from app.services.games import import_game
 from tests.conftest import base_record
 
 pytestmark = pytest.mark.every_database

@@ -1,4 +1,4 @@
-"""Referee mode (app.services.referee, app.web.referee_view, app.web.words): live
+"""Referee mode (app.games.entry.referee, app.games.entry.referee_view, app.web.words): live
 violations as the engine finds them, the deal picker, rule texts in both languages, rulings and setups."""
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
+from app.games.entry import referee as svc
+from app.games.entry import referee_view as rv
 from app.rules import RecordError, load
 from app.rules.cards import cards_of
 from app.rules.hand import HandState
 from app.rules.play import RULE_IDS
 from app.rules.profiles import PROFILES
 from app.rules.simulate import random_deal
-from app.services import referee as svc
-from app.web import referee_view as rv
 from app.web import words
 from tests.conftest import PLAYERS, base_record, make_app
 
@@ -246,7 +246,7 @@ def test_tricks_view_closes_the_hand_at_the_early_end(en: None) -> None:
 
 
 def test_a_played_draft_is_a_record_hand(en: None) -> None:
-    from app.services.draft import HandDraft
+    from app.games.entry.draft import HandDraft
 
     setup = svc.Setup("trump", "S", 2, 2, ["1:+2", "2:pass", "3:pass", "owner:accept"], "x")
     hand = HandDraft.of_plays(6, setup, ["AS", "KS", "QS", "JS", "TS"], None, None).hand()

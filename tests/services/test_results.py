@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text, update
 
+from app.games import hands
+from app.games.entry.referee import apply_ruling
+from app.games.games import import_game, start_game
 from app.models import Game, GameStatus, PlayerTotal, SeatResult, StoredResult
 from app.rules import digest, load
-from app.services import hands
-from app.services.games import import_game, start_game
-from app.services.projections import rebuild as rebuild_results
-from app.services.referee import apply_ruling
-from app.services.results import all_player_total_rows
-from app.services.seasons import save_season
+from app.stats.projections import rebuild as rebuild_results
+from app.stats.results import all_player_total_rows
+from app.stats.seasons import save_season
 from tests.conftest import PLAYERS, load_record
 from tests.web.test_referee import REVOKE, finish_without_deal
 

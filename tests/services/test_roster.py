@@ -1,5 +1,5 @@
 """One roster (issue 38): renaming a player and merging two, with every game, event,
-result, sum and rating following (app/services/roster.py)."""
+result, sum and rating following (app/players/roster.py)."""
 from __future__ import annotations
 
 import copy
@@ -9,6 +9,11 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select, update
 
+from app.errors import BadInput
+from app.events import events
+from app.games import hands
+from app.games.games import import_game
+from app.games.table.confirm import is_locked
 from app.models import (
     AuditAction,
     AuditEntry,
@@ -21,11 +26,9 @@ from app.models import (
     SeatResult,
     StoredResult,
 )
-from app.services import events, hands, projections, roster
-from app.services.confirm import is_locked
-from app.services.errors import BadInput
-from app.services.games import import_game
-from app.services.stats import sums_agree
+from app.players import roster
+from app.stats import projections
+from app.stats.stats import sums_agree
 from tests.services.test_projections import derived, seated
 
 

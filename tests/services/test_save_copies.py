@@ -8,10 +8,11 @@ import random
 
 import pytest
 
+from app.api import views as api_views
+from app.games import hands
+from app.games.games import import_game
 from app.models import Game
 from app.rules.simulate import random_game
-from app.services import api_views, hands
-from app.services.games import import_game
 
 pytestmark = pytest.mark.every_database
 

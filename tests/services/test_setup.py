@@ -5,9 +5,9 @@ from typing import Any
 
 import pytest
 
+from app.games.entry import entry
+from app.games.entry import setup as svc
 from app.rules import entry_problems, load
-from app.services import entry
-from app.services import setup as svc
 from tests.conftest import base_record
 
 NEGATIVES = [{"contract": c, "counts": counts} for c, counts in [

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text, update
 
+from app.games import hands
+from app.games.games import import_game
 from app.models import Game, HeadToHead, Player, PlayerStat
-from app.services import hands
-from app.services.games import import_game
-from app.services.projections import rebuild as rebuild_results
-from app.services.stats import csv_rows, player_profiles, sums_agree
+from app.stats.projections import rebuild as rebuild_results
+from app.stats.stats import csv_rows, player_profiles, sums_agree
 from tests.conftest import RECORDS, load_record
 
 pytestmark = pytest.mark.every_database
@@ -166,8 +166,8 @@ def test_csv_holds_the_charts_every_game_and_the_average_bid(session):
 
     from app.models import StoredResult
     from app.rules import load
-    from app.services.ratings import shown
-    from app.services.stats import player_csv
+    from app.stats.ratings import shown
+    from app.stats.stats import player_csv
 
     games = [seated("subastas", ["Ana", "Beto", "Carla", "Dani"]),
              seated("subastas", ["Beto", "Carla", "Dani", "Ana"]),
@@ -217,8 +217,8 @@ def test_csv_holds_the_charts_every_game_and_the_average_bid(session):
 def test_csv_chart_rows_are_the_charts_points(session, monkeypatch):
     """Past ratings.CHART_POINTS games, the CSV holds the games the charts show (spread
     evenly, the first and the latest always), so it costs the same at any club's size."""
-    from app.services import ratings
-    from app.services.stats import player_csv
+    from app.stats import ratings
+    from app.stats.stats import player_csv
 
     for _ in range(3):
         import_game(session, seated("ru32", ["Ana", "Beto", "Carla", "Dani"]))

@@ -1,4 +1,4 @@
-"""Kept sums (app/services/sums.py): rows created when missing, differences added when
+"""Kept sums (app/stats/sums.py): rows created when missing, differences added when
 present; on PostgreSQL in one statement whatever the number of rows."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import Table, select
 
 from app.models import Player, PlayerStat
-from app.services.sums import add_to_sums
+from app.stats.sums import add_to_sums
 from tests.web.helpers import sql_statements
 
 pytestmark = pytest.mark.every_database

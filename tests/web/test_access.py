@@ -83,9 +83,9 @@ def snapshot(app: Any) -> dict[str, list[tuple[Any, ...]]]:
 def two_games(app: Any) -> dict[str, Any]:
     """Game 1 kept by scorer ana_s, game 2 by beto_s, a season, a share link of game 1."""
     from app.db import get_session
-    from app.services import games as games_service
-    from app.services import links
-    from app.services import seasons as seasons_service
+    from app.games import games as games_service
+    from app.games import links
+    from app.stats import seasons as seasons_service
     from tests.conftest import ensure_user
 
     ana = ensure_user(app, "ana_s", "scorer")
@@ -206,8 +206,8 @@ def test_the_game_forms_are_for_its_scorers(app, two_games):
 
 def set_role(app: Any, username: str, role: str) -> None:
     """Changes a user's role as a director does on /users."""
+    from app.accounts import accounts
     from app.db import get_session
-    from app.services import accounts
 
     with app.app_context():
         s = get_session()
@@ -263,8 +263,8 @@ def test_a_demoted_scorer_sees_no_scorer_form_and_their_token_is_refused(app, tw
 
 def test_a_player_who_opens_a_handover_link_does_not_become_a_scorer(app, two_games):
     from app.db import get_session
+    from app.games import links
     from app.models import GameLink
-    from app.services import links
 
     gid = two_games["game"]
     with app.app_context():
@@ -423,7 +423,7 @@ def test_a_page_answered_late_never_writes_back_an_older_session(csrf_app):
     would put the old session back (the page fell back to Spanish). So a page that changes
     nothing in the session sends no cookie, even for a kept ("permanent") login."""
     from app.db import get_session
-    from app.services.games import import_game
+    from app.games.games import import_game
     from tests.conftest import TEST_PASSWORD, ensure_user
 
     eva_id = ensure_user(csrf_app, "eva", "scorer")

@@ -111,8 +111,8 @@ def test_a_token_never_makes_or_revokes_tokens(app):
         assert r.status_code == 401, (method, path, r.status_code)   # a token opens /api/ only
         assert secret not in r.get_data(as_text=True)
     with app.app_context():
+        from app.accounts.tokens import list_tokens
         from app.db import get_session
-        from app.services.tokens import list_tokens
 
         found = list_tokens(get_session(), ensure_user(app, "eva"))
         assert [(t.id, t.revoked_at) for t in found] == [(token_id, None)]   # only its last use

@@ -21,7 +21,7 @@ N = 4
 
 def _all_pass_the_checks_first(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
     """Every request waits (after its checks, before its insert) for the n - 1 others."""
-    from app.services import accounts
+    from app.accounts import accounts
 
     barrier = threading.Barrier(n)
     original = accounts.hash_secret

@@ -112,7 +112,7 @@ def test_passwords_and_pins_are_never_stored_in_clear(app, runner, monkeypatch):
     import ast
     import inspect
 
-    from app.services import accounts
+    from app.accounts import accounts
     from tests.conftest import TEST_PASSWORD_HASH
 
     # the password's cost as the app runs, as written in its module (the tests run at
@@ -170,8 +170,8 @@ def test_user_commands(app, runner):
 
 
 def test_user_token_prints_a_new_token_once(app, runner):
+    from app.accounts.tokens import list_tokens, user_for_token
     from app.db import get_session
-    from app.services.tokens import list_tokens, user_for_token
 
     ensure_user(app, "dora", "scorer")
     r = runner.invoke(args=["user", "token", "dora", "--label", "club laptop"])
@@ -252,9 +252,9 @@ def complete_game(app: Any, scorer: str = "sam") -> int:
     """A complete ru32 game kept by `scorer`, with the PINs 1111, 2222, 3333 (seat 3: none;
     its player Dani has an account)."""
     from app.db import get_session
+    from app.games.games import import_game
+    from app.games.table import confirm
     from app.models import Game
-    from app.services import confirm
-    from app.services.games import import_game
 
     sam = ensure_user(app, scorer, "scorer")
     with app.app_context():
@@ -349,7 +349,7 @@ def test_confirm_lock_director_correction_and_confirm_again(app):
 
 def test_a_game_in_progress_never_locks(app, make_game):
     from app.db import get_session
-    from app.services import confirm
+    from app.games.table import confirm
 
     gid = make_game("ru32", hands=[{"contract": "no-tricks", "counts": {"tricks": [2, 3, 1, 2]}}])
     with app.app_context():
@@ -550,8 +550,8 @@ def test_the_command_reads_a_bounded_password_line(app, runner):
     """A 5 MB line on standard input is refused without being held whole (issue 23.8)."""
     r = runner.invoke(args=["user", "create", "huge", "--role", "scorer"], input="x" * 5_000_000 + "\n")
     assert r.exit_code != 0 and "longer than 1024" in r.output
+    from app.accounts.accounts import find_user
     from app.db import get_session
-    from app.services.accounts import find_user
 
     with app.app_context():
         assert find_user(get_session(), "huge") is None
@@ -692,7 +692,7 @@ def test_a_director_vouches_for_the_seats_without_pin_or_account(app):
     and no account of their own; the four vouched seats lock the sheet, each says so. A
     scorer sees no such button, and a scorer's vouch is refused."""
     from app.db import get_session
-    from app.services.games import import_game
+    from app.games.games import import_game
 
     sam = ensure_user(app, "sam", "scorer")
     with app.app_context():

@@ -10,8 +10,8 @@ from typing import Any
 from sqlalchemy import func, select
 
 from app.db import get_session
+from app.events import events
 from app.models import DirectorCall, Event
-from app.services import events
 from tests.conftest import base_record, ensure_user
 from tests.web.test_events import NAMES, create
 
@@ -123,7 +123,7 @@ def test_only_the_tables_players_and_scorers_call(app, client, make_game):
     assert _calls(app, game_id) == []
     # the scorer of a game calls to it (no seat)
     gid = make_game()
-    from app.services import accounts
+    from app.accounts import accounts
     with app.app_context():
         accounts.add_scorer(get_session(), gid, ensure_user(app, "beto_s", "scorer"))
         get_session().commit()
@@ -197,7 +197,7 @@ def test_a_refused_note_names_its_field_in_the_pages_language(app, client, make_
 
 
 def test_the_forms_need_their_csrf_token(csrf_app, make_game):
-    from app.services.games import import_game
+    from app.games.games import import_game
     from tests.conftest import base_record as record
 
     with csrf_app.app_context():

@@ -25,7 +25,7 @@ TRANSLATIONS = ROOT / "translations"
 CATALOGS = sorted(p.parent.parent.name for p in TRANSLATIONS.glob("*/LC_MESSAGES/messages.po"))
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]")
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "_l": None, "lazy_gettext": None,
-            "pgettext": ((1, "c"), 2), "Text": None}   # Text: a service's message (app/services/errors.py)
+            "pgettext": ((1, "c"), 2), "Text": None}   # Text: a service's message (app/errors.py)
 
 
 def name_messages() -> list[tuple[str, str]]:

@@ -15,8 +15,8 @@ import pytest
 from sqlalchemy import func, select
 
 from app.db import get_session
+from app.games.games import import_game
 from app.models import Event, Game, Player
-from app.services.games import import_game
 from tests.api.test_api import bearer, token_for
 from tests.conftest import load_record
 from tests.events_play import play

@@ -35,7 +35,7 @@ def switched(pg_server: str, pg_emptier: Any) -> Any:
 @pytest.mark.postgres
 def test_pages_the_poll_and_the_api_say_503_while_the_database_is_away(switched, caplog):
     from app.db import get_session
-    from app.services.games import import_game
+    from app.games.games import import_game
 
     app, switch = switched
     ensure_user(app)

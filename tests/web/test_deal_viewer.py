@@ -141,7 +141,7 @@ def test_a_bad_trick_is_shown_clamped_with_a_sentence(client: Any, gid: int, que
 
 def test_the_share_link_steps_too(client: Any, gid: int, app: Any) -> None:
     from app.db import get_session
-    from app.services import links
+    from app.games import links
 
     with app.app_context():
         token = links.share_link(get_session(), gid).token

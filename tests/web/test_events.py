@@ -13,8 +13,8 @@ from pypdf import PdfReader
 from sqlalchemy import func, select
 
 from app.db import get_session
+from app.events import events
 from app.models import Event, Game, Player, SeatPin, StoredResult
-from app.services import events
 from tests.api.test_api import token_for
 from tests.conftest import load_record
 from tests.events_play import PIN, confirm_all, play
@@ -200,7 +200,7 @@ def test_the_tables_qr_codes_hand_each_game_to_its_tables_phone(app, client):
 def test_the_swap_lists_read_as_wtforms_writes_them(app, client):
     """The director's two lists of names are written by a template loop (fast for a night
     of 400 players): the same HTML as WTForms' own select, a refused choice kept selected."""
-    from app.forms.events import SwapForm
+    from app.events.forms import SwapForm
 
     names = NAMES[:8] + ['Ana "la <b>"']
     event_id = int(create(client, names=names).headers["Location"].rsplit("/", 1)[1])
@@ -339,7 +339,7 @@ def test_an_event_matches_names_to_the_roster_and_refuses_look_alikes(app, clien
     roster (their stored spelling, no new player); a PIN given under the typed spelling
     stays theirs; a name that only looks like a roster name (a Cyrillic А) is refused, on
     creation and for a late arrival, in the page's language."""
-    from app.services.games import import_game
+    from app.games.games import import_game
 
     with app.app_context():
         import_game(get_session(), {**load_record("ru32_complete.json"),

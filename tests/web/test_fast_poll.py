@@ -1,4 +1,4 @@
-"""The version check's short way (app/web/fast_poll.py, issue 25): a game's version check
+"""The version check's short way (app/games/sheet/fast_poll.py, issue 25): a game's version check
 (304 unchanged, 200 with the new version) is answered before Flask is entered, with the
 same checks, the same statement, the same headers and body; everything else reaches the
 view as before."""
@@ -37,7 +37,7 @@ def flask_requests(app: Any) -> Any:
 
 def new_game(app: Any) -> int:
     from app.db import get_session
-    from app.services.games import import_game
+    from app.games.games import import_game
     from tests.conftest import base_record
 
     with app.app_context():
@@ -91,7 +91,7 @@ def test_the_short_ways_statement_is_sent_alone_without_a_transaction(fast_app):
 def test_its_answer_is_the_views_answer_header_for_header(fast_app, asked, status):
     """The same request through the view (the short way stepped around) answers the same:
     304 while the phone's version is the game's, else 200 with the version as JSON."""
-    from app.web.fast_poll import FastPoll
+    from app.games.sheet.fast_poll import FastPoll
 
     gid = new_game(fast_app)
     eva = fast_app.test_client(user="eva", role="player")
@@ -178,7 +178,7 @@ def test_a_kept_login_due_for_its_daily_renewal_gets_it_from_the_view(fast_app):
 
 def test_verify_mode_catches_a_short_answer_that_differs_from_the_views(app, monkeypatch):
     """FAST_POLL_VERIFY (on in every test app): the suite's polls check the short way."""
-    from app.web import fast_poll
+    from app.games.sheet import fast_poll
 
     gid = new_game(app)
     eva = app.test_client(user="eva", role="scorer")
@@ -195,7 +195,7 @@ def test_a_cookie_past_its_lifetime_is_not_answered_from_the_verified_ones(fast_
     session's lifetime from its signing is over: then the view decides again."""
     from types import SimpleNamespace
 
-    from app.web import fast_poll
+    from app.games.sheet import fast_poll
 
     gid = new_game(fast_app)
     eva = fast_app.test_client(user="eva", role="scorer")

@@ -7,8 +7,8 @@ import re
 from typing import Any
 
 from app.db import get_session
+from app.games import hands
 from app.models import Game
-from app.services import hands
 
 FIELDS = {"version": "1", "seat": "2"}
 

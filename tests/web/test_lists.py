@@ -9,10 +9,11 @@ import pytest
 from sqlalchemy import event, select
 
 from app.db import get_db
+from app.games import hands, queries
+from app.games.games import import_game, start_game
+from app.games.imports import check_one, write_chunk
 from app.models import Player, StoredResult
-from app.services import hands, queries, standings
-from app.services.games import import_game, start_game
-from app.services.imports import check_one, write_chunk
+from app.stats import standings
 from tests.conftest import PLAYERS, base_record, load_record
 
 pytestmark = pytest.mark.every_database

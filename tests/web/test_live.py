@@ -41,7 +41,7 @@ def test_version_check_answers_304_while_nothing_changed(client, make_game):
 
 
 def test_version_check_reads_the_game_row_without_its_record(app, client, make_game):
-    """Through the view (the short way, app/web/fast_poll.py, stepped around: it reads the
+    """Through the view (the short way, app/games/sheet/fast_poll.py, stepped around: it reads the
     same one statement, tests/web/test_fast_poll.py)."""
     gid = make_game("ru32")
     app.wsgi_app = app.wsgi_app.inner
@@ -87,8 +87,8 @@ def test_changes_refuse_a_version_that_never_was(client, make_game):
 
 
 def test_every_change_log_entry_carries_the_version_it_produced(session, make_game):
+    from app.games import hands as hands_service
     from app.models import AuditEntry, Game
-    from app.services import hands as hands_service
 
     gid = make_game("ru32")
     game = session.get(Game, gid)

@@ -126,9 +126,9 @@ def test_a_reason_must_have_visible_text(client, make_game):
 
 def test_a_lone_zero_width_space_does_not_unlock_a_sheet(app, make_game, monkeypatch):
     from app.db import get_session
+    from app.errors import LockedError
+    from app.games.table import confirm
     from app.models import Game
-    from app.services import confirm
-    from app.services.errors import LockedError
 
     gid = make_game("ru32")
     monkeypatch.setattr(confirm, "is_locked", lambda session, game: True)

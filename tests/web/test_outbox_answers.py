@@ -1,4 +1,4 @@
-"""The answers a phone's outbox gets (issue 24; app/web/idempotent.py): a hand saved with
+"""The answers a phone's outbox gets (issue 24; app/games/idempotent.py): a hand saved with
 an ``Idempotency-Key`` and ``X-Outbox: 1`` is answered in JSON -- saved, refused, conflict
 or wait -- once per key, and a repeat of the key gets the first answer and stores nothing.
 
@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from app.services import idempotency
+from app.games import idempotency
 from tests.web.helpers import record_of, version_of
 
 pytestmark = pytest.mark.every_database

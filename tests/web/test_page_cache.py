@@ -1,4 +1,4 @@
-"""The sheet page kept for the next identical read (app/web/page_cache.py, issue 28): served
+"""The sheet page kept for the next identical read (app/games/sheet/page_cache.py, issue 28): served
 again without rendering while nothing it shows changed, rendered again as soon as anything
 did, with each reader's own CSRF token. In the tests every kept page served is also
 rendered again and compared (PAGE_CACHE_VERIFY), so any test that changes something the
@@ -63,8 +63,9 @@ def test_whatever_the_sheet_shows_changes_renders_it_again(csrf_app):
     from sqlalchemy import select
 
     from app.db import get_session
+    from app.games import links
+    from app.games.table import confirm
     from app.models import Game, User
-    from app.services import confirm, links
 
     gid = complete_game(csrf_app)
     ensure_user(csrf_app, "eva", "scorer")              # a scorer, not of this game
@@ -131,7 +132,7 @@ def test_the_share_links_sheet_is_kept_too(app):
 
 def test_a_key_that_misses_an_input_fails_the_tests(app, monkeypatch):
     """The check behind every test: a kept page that is not what a render gives now."""
-    from app.web import page_cache
+    from app.games.sheet import page_cache
 
     gid = complete_game(app)
     sam = tc(app, user="sam", role="scorer")

@@ -97,8 +97,8 @@ def messy_game(make_game: Any) -> tuple[int, int]:
 def test_the_hand_pdf_writes_the_early_end_and_the_violation_in_its_language(
         app: Any, messy_game: tuple[int, int], lang: str) -> None:
     from app.db import get_session
+    from app.games import queries
     from app.printing import docs as pdf_docs
-    from app.services import queries
 
     gid, row = messy_game
     with app.test_request_context(headers={"Accept-Language": lang}):

@@ -80,7 +80,7 @@ def test_ratings_leaderboard_and_its_bad_input(app, client, make_game):
 def test_head_to_head_shows_twenty_opponents_and_the_csv_all_of_them(app, client, make_game):
     """24 opponents: the page lists stats.OPPONENTS_SHOWN = 20 of them, most games together
     first, then by name, and says how many more the CSV holds; the CSV lists all 24."""
-    from app.services.stats import OPPONENTS_SHOWN
+    from app.stats.stats import OPPONENTS_SHOWN
 
     names = [f"Rival {k:02d}" for k in range(1, 25)]
     for k in range(0, 24, 3):

@@ -1,4 +1,4 @@
-"""The version check's guard (app.web.auth.login_only_guard, issue 28): every open page of a game
+"""The version check's guard (app.accounts.auth.login_only_guard, issue 28): every open page of a game
 polls it about once a second, so it checks the login in the statement that reads the
 game's stamp, and refuses exactly what the full guard refuses."""
 from __future__ import annotations
@@ -21,7 +21,7 @@ def poll(client: Any, gid: int, **headers: str) -> int:
 
 
 def test_a_logged_in_poll_is_one_statement_and_needs_no_role(app, make_game):
-    """Through the view (the short way of app/web/fast_poll.py stepped around; it reads the
+    """Through the view (the short way of app/games/sheet/fast_poll.py stepped around; it reads the
     same one statement: tests/web/test_fast_poll.py)."""
     gid = make_game("ru32")
     app.wsgi_app = app.wsgi_app.inner
@@ -37,7 +37,7 @@ def test_a_logged_in_poll_is_one_statement_and_needs_no_role(app, make_game):
 
 def test_a_poll_without_a_valid_login_is_refused(csrf_app):
     from app.db import get_session
-    from app.services.games import import_game
+    from app.games.games import import_game
     from tests.conftest import base_record
 
     with csrf_app.app_context():

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select, text
 
-from app.services.collation import folded_name
+from app.collation import folded_name
 from tests.conftest import base_record
 from tests.web.helpers import counts_form, record_of, version_of
 
@@ -29,8 +29,8 @@ def _audit_count(app: Any, gid: int) -> int:
 def _delete_last_hand_elsewhere(app: Any, gid: int) -> None:
     """Another phone deletes the last hand (its own session, committed)."""
     from app.db import get_db
+    from app.games.hands import delete_last_hand
     from app.models import Game
-    from app.services.hands import delete_last_hand
 
     with get_db(app).sessionmaker() as other:
         game = other.get(Game, gid)
@@ -39,7 +39,7 @@ def _delete_last_hand_elsewhere(app: Any, gid: int) -> None:
 
 
 def test_a_ruling_on_a_hand_deleted_meanwhile_is_a_conflict(app, client, make_game, monkeypatch):
-    from app.services import hands as hands_service
+    from app.games import hands as hands_service
 
     gid = make_game("ru32", hands=HANDS)
     version = version_of(client, gid)
@@ -68,7 +68,7 @@ def test_a_ruling_on_a_hand_deleted_meanwhile_is_a_conflict(app, client, make_ga
 def test_new_players_created_by_another_request_meanwhile(app, client, monkeypatch):
     """The select finds no "Zoe"; before the insert another request creates her."""
     from app.db import get_db
-    from app.services import results
+    from app.stats import results
 
     original = results._ids_of_players
     calls = []
@@ -152,9 +152,9 @@ def test_a_stale_save_that_would_change_nothing_is_still_a_conflict(app, client,
 
 def test_every_save_checks_the_version(app, make_game):
     from app.db import get_session
+    from app.errors import ConflictError
+    from app.games.hands import record_hand
     from app.models import Game
-    from app.services.errors import ConflictError
-    from app.services.hands import record_hand
 
     gid = make_game("ru32", hands=HANDS)
     with app.app_context():

@@ -173,7 +173,7 @@ def test_stale_version_is_a_conflict_and_keeps_the_entry(client: Any, make_game:
 
 def test_csrf_is_required(csrf_app: Any) -> None:
     from app.db import get_session
-    from app.services.games import import_game
+    from app.games.games import import_game
 
     with csrf_app.app_context():
         gid = import_game(get_session(), base_record("ru32"), who="t").id

@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import insert
 
+from app.collation import by_name, folded_name
 from app.models import Player
-from app.services import standings
-from app.services.collation import by_name, folded_name
+from app.stats import standings
 
 pytestmark = pytest.mark.every_database
 
@@ -96,7 +96,7 @@ def test_the_season_leaderboard_still_shows(app, client, make_game):
     from datetime import date
 
     from app.db import get_session
-    from app.services.seasons import save_season
+    from app.stats.seasons import save_season
 
     make_game()
     with app.app_context():

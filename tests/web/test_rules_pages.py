@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from app.rulebook.rulebook import rulebook
 from app.rules import PROFILES
-from app.services.rulebook import rulebook
 from app.web.words import RULE_NAMES, RULING_LABELS
 
 DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "rules.md"
@@ -237,7 +237,7 @@ def test_referee_rules_follow_the_engine():
 
 
 def test_docs_rules_md_is_the_english_pages(app):
-    from app.web.rules import markdown_book
+    from app.rulebook.pages import markdown_book
 
     with app.app_context():
         book = markdown_book()

@@ -8,10 +8,10 @@ from datetime import UTC, date, datetime
 
 import pytest
 
+from app.games.imports import check_one, write_chunk
 from app.models import Season
-from app.services import standings
-from app.services.imports import check_one, write_chunk
-from app.services.seasons import save_season
+from app.stats import standings
+from app.stats.seasons import save_season
 from tests.conftest import base_record, load_record
 from tests.services.test_results import tie_on_top
 

@@ -1,6 +1,6 @@
 """Issue 28, item 3: the sheet page of a game whose record has not changed reads at most 3
 SQL statements: the user (the guard), the game, and ONE for the table's confirmations, the
-live stamp, the share link and the user's rights (services/confirm.sheet_state)."""
+live stamp, the share link and the user's rights (games/table/confirm.sheet_state)."""
 from __future__ import annotations
 
 from typing import Any
@@ -21,8 +21,9 @@ def sheet(client: Any, gid: int) -> str:
 
 def test_the_sheet_reads_three_statements(app, client, make_game):
     from app.db import get_session
+    from app.games import links
+    from app.games.table import confirm
     from app.models import Game
-    from app.services import confirm, links
 
     gid = make_game(record=load_record("ru32_complete.json"))
     with app.app_context():
@@ -40,9 +41,9 @@ def test_the_sheet_reads_three_statements(app, client, make_game):
 
 
 def test_a_scorers_rights_come_with_the_same_statement(app, make_game):
+    from app.accounts import accounts
     from app.db import get_session
     from app.models import User
-    from app.services import accounts
 
     record = load_record("ru32_complete.json")
     record["hands"] = record["hands"][:3]

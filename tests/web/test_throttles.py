@@ -61,7 +61,7 @@ def test_failures_from_many_addresses_slow_an_account_but_never_lock_its_owner_o
     after ACCOUNT_FREE failures each try waits a growing delay, at most a minute, and a try
     refused meanwhile does not prolong it; the owner's right password works once it passed.
     A director sees the name on the accounts page."""
-    from app.services.throttle import ACCOUNT_DELAY_MAX, ACCOUNT_FREE, account_delay
+    from app.accounts.throttle import ACCOUNT_DELAY_MAX, ACCOUNT_FREE, account_delay
 
     assert [account_delay(ACCOUNT_FREE + k) for k in range(8)] == [1, 2, 4, 8, 16, 32, 60, 60]
     ensure_user(app, "eva", "scorer")

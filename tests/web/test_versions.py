@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from app.db import get_session
-from app.services import hands
-from app.services.games import import_game
+from app.games import hands
+from app.games.games import import_game
 from app.web import versions
 from tests.api.test_api import bearer, token_for
 from tests.conftest import base_record

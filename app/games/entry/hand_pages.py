@@ -1,0 +1,482 @@
+"""Entering and correcting hands: setup steps (auction, fiesta contract, rifki choice) carried
+in the query string, then the contract's own form (counts or captures), saved by one service."""
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
+
+from app.accounts.auth import actor, director_reason
+from app.db import get_session
+from app.errors import BadInput, ConflictError, LockedError, NothingChanged
+from app.games import hands as hands_service
+from app.games import queries
+from app.games.entry import draft, entry
+from app.games.entry import setup as setup_service
+from app.games.entry.ahead import AHEAD, ahead_context, ahead_or_404, chosen_ahead, hand_after
+from app.games.entry.forms import SetupForm, hand_form_class
+from app.games.forms import VersionedForm
+from app.games.idempotent import note_problems, note_saved, outbox_save
+from app.rules import RecordError, get_profile
+from app.rules.results import NextHand
+from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
+from app.web.messages import field_label, problem_text, translate_error
+from app.web.words import signed
+
+bp = Blueprint("hands", __name__)
+
+SETUP_KEYS = ("contract", "trump", "leader", "auction", "mode")
+
+
+def error_key(e: RecordError, index: int) -> tuple[str, str]:
+    """(form key, message) for an engine error on hand `index` (its field path read once:
+    :class:`app.rules.fields.FieldPath`)."""
+    message = translate_error(e)
+    path = e.path
+    if path.hand is not None and path.hand != index:
+        return "__all__", _("This change would make hand row %(n)s invalid: %(msg)s",
+                            n=path.hand + 1, msg=message)
+    key = path.within(index).element if path.hand == index else None
+    return key or "__all__", message
+
+
+def _step_url(game_id: int, index: int, editing: bool, **params: Any) -> str:
+    params = {k: v for k, v in params.items() if v not in (None, "")}
+    if editing:
+        return url_for("hands.edit", game_id=game_id, row=index + 1, **params)
+    # a new hand's steps and form name its row: see new()
+    return url_for("hands.new", game_id=game_id, row=index + 1, **params)
+
+
+@bp.route("/games/<int:game_id>/hands/new", methods=["GET", "POST"])
+@outbox_save
+def new(game_id: int) -> Any:
+    game = load_game_or_404(game_id)
+    ahead = request.args.get("ahead", type=int) if request.method == "GET" else None
+    row = request.args.get("row", type=int)
+    if ahead:
+        if row != len(game.hands) + 1 + ahead:     # the game moved since offline.json
+            abort(409)
+        return _entry(game, len(game.hands), ahead=ahead)
+    index, taken = new_hand_row(game)
+    if taken and request.headers.get("X-Kingsheet-Page"):
+        # the service worker keeping the next hand's page (sw.js "warm") after the row was
+        # recorded: it must not keep the correction of that row as the next hand's page
+        abort(409)
+    return _entry(game, index, taken=taken)
+
+
+@bp.app_template_global("hands_ahead")
+def hands_ahead(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sheet's next hand and the few after it, each with its row (the sheet kept on a
+    phone shows the one after the hands waiting there: static/js/offline.js)."""
+    nxt: dict[str, Any] = view.get("next") or {}
+    seat = nxt.get("dealer") if nxt.get("dealer") is not None else nxt.get("chooser")
+    if seat is None:
+        return []
+    profile = get_profile(view["profile"])
+    first_seat = (seat - nxt["number"] + 1) % 4
+    out = []
+    for ahead in range(1, AHEAD + 1):
+        after = hand_after(profile, first_seat, nxt["number"] + ahead)
+        if after is None:
+            break
+        out.append({"row": view["n_rows"] + 1 + ahead, "next": after,
+                    "not_known": _not_known(after, view["players"], after.number - 1)})
+    return out
+
+
+def _not_known(nxt: NextHand, players: list[str], before: int) -> str | None:
+    """What a page of a later hand (entered on top of hands the server has not had) cannot
+    know yet: what its chooser may still choose, or what its fiesta's auction decides."""
+    if nxt.fiesta and nxt.owner is not None:
+        return str(_("Not known yet: hand %(n)s is the fiesta of %(name)s, and its auction is "
+                 "entered call by call with the server. Enter it once hand %(before)s and the "
+                 "ones before it have been sent.", n=nxt.number, name=players[nxt.owner],
+                 before=before))
+    if nxt.contract is None and nxt.chooser is not None:
+        return str(_("Not known yet: %(name)s chooses the contract, and what is left to choose "
+                 "depends on hand %(before)s and the ones before it, which wait on this phone. "
+                 "Choose what is played: the server checks it when they arrive.",
+                 name=players[nxt.chooser], before=before))
+    return None
+
+
+@bp.route("/games/<int:game_id>/hands/<int:row>/edit", methods=["GET", "POST"])
+@outbox_save
+def edit(game_id: int, row: int) -> Any:
+    game = load_game_or_404(game_id)
+    return _entry(game, stored_row_or_404(game, row))
+
+
+@bp.app_template_global("page_game")
+def page_game() -> int | None:
+    """The game a page belongs to: every page whose address is under ``/games/<id>``
+    (its sheet, entry, trick, hand, confirm, change log and handover pages). The page
+    names it for static/js/offline.js, which shows there how many of that game's hands
+    wait on this phone and since when; None on any other page."""
+    found = (request.view_args or {}).get("game_id")
+    return found if isinstance(found, int) else None
+
+
+@bp.get("/games/<int:game_id>/hands/offline.json")
+def offline_pages(game_id: int) -> Any:
+    """The entry pages of the next hand (each allowed setup in each entry mode), and of the
+    few hands after it where the schedule alone fixes them (``ahead``), which the phone's
+    service worker keeps so that the hands can be entered without a network, each on its
+    own page (static/js/sw.js keeps the later ones by their row)."""
+    game = load_game_or_404(game_id)
+    index = len(game.hands)
+    ctx = entry.context(game.record, index)
+    urls: list[str] = []
+    for ahead in range(1, AHEAD + 1):     # the hands after it, each on its own row's pages
+        later = ahead_context(ctx, ahead)
+        if later is None:
+            break
+        urls += _entry_urls(later, dict(game_id=game.id, row=index + 1 + ahead, ahead=ahead))
+    if ctx.next is not None:
+        urls.append(url_for("hands.new", game_id=game.id))
+        urls.append(url_for("hands.new", game_id=game.id, row=index + 1))
+        urls.append(url_for("hands.new", game_id=game.id, mode="tricks"))   # "trick by trick"
+        urls += _entry_urls(ctx, dict(game_id=game.id, row=index + 1))
+    response = jsonify(version=game.version, urls=urls)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _entry_urls(ctx: entry.Context, where: dict[str, Any]) -> list[str]:
+    """The entry pages of hand ``ctx.index`` a phone keeps: each complete setup in each entry
+    mode (counts, captured cards, trick by trick); a chooser's hand ahead also its choice
+    (each contract offered), a fiesta ahead only its page saying what is not known yet."""
+    ahead = where.get("ahead")
+    if ahead and ctx.next.fiesta:
+        return [url_for("hands.new", **where)]
+    if ahead and ctx.next.contract is not None:      # fixed by the schedule: no setup to name
+        return [url_for("hands.new", **where, mode=mode) for mode in _modes(ctx, ctx.next.contract)]
+    if ahead:
+        # a chooser's hand ahead: its choice, and each choice's counts page only (a phone
+        # asks for these again after every change of the game: every mode of every contract
+        # of three rifki hands ahead was 105 pages each time, counts only is 63)
+        setups = [s.setup for c in chosen_ahead(ctx, None, None).choices if c.allowed
+                  for t in (setup_service.SUITS if ctx.profile.contracts[c.contract].trump_game else (None,))
+                  if (s := chosen_ahead(ctx, c.contract, t)).setup is not None]
+        urls = [url_for("hands.new", **where, mode=mode) for mode in ("counts", "tricks")]
+        return urls + [url_for("hands.new", **where, mode="counts", **_url_args(ready.params))
+                       for ready in setups]
+    urls = []
+    for ready in setup_service.ready_setups(ctx):
+        urls += [url_for("hands.new", **where, mode=mode, **_url_args(ready.params))
+                 for mode in _modes(ctx, ready.contract)]
+    return urls
+
+
+def _url_args(params: dict[str, str]) -> dict[str, Any]:
+    """URL parameters as url_for takes them (its own keywords are typed)."""
+    return dict(params)
+
+
+def _modes(ctx: entry.Context, contract: str) -> list[str]:
+    """The entry modes of a contract: counts, captured cards where it scores cards, trick by
+    trick where it is played."""
+    spec = entry.entry_spec(ctx.profile, contract)
+    return (["counts"] + (["captures"] if spec.has_cards else [])
+            + (["tricks"] if ctx.profile.contracts[contract].played else []))
+
+
+@bp.post("/games/<int:game_id>/hands/last/delete")
+def delete_last(game_id: int) -> Any:
+    game = load_game_or_404(game_id)
+    form = VersionedForm()
+    if not form.validate():
+        abort(400)
+    try:
+        hands_service.delete_last_hand(get_session(), game, expected_version=form.version.data,
+                                       who=actor(), reason=director_reason(form.correction.data))
+    except ConflictError:
+        flash(_("Someone else changed this game meanwhile: nothing was deleted. "
+                "Check the sheet and try again."), "conflict")
+        return redirect(url_for("games.sheet", game_id=game_id)), 303
+    except (RecordError, BadInput) as e:
+        flash(problem_text(e), "error")
+    else:
+        flash(_("The last hand was deleted."))
+    return redirect(url_for("games.sheet", game_id=game_id))
+
+
+#: Entry values carried through a change of the setup (contract, mode), so none is lost.
+_CARRIED = re.compile(r"^(?:(?:tricks|hearts|kings|queens|jacks|last_two|ruling_points)_\d"
+                      r"|card_[2-9TJQKA][SHDC]|kh|ruling_kind|ruling_seat|ruling_reason|correction"
+                      r"|version)$")
+
+
+def _carried(changing: bool) -> dict[str, str]:
+    """The typed entry values a change of setup carries along (from the form being changed,
+    or from the address of the setup step that carries them)."""
+    source = request.form if changing else request.args
+    return {k: v for k, v in source.items() if _CARRIED.match(k) and v != ""}
+
+
+def _setup_form(ctx: entry.Context, editing: bool, changing: bool) -> SetupForm:
+    """The submitted setup; a correction opened without one starts from the stored hand."""
+    values = request.args if changing else request.values
+    if editing and not any(k in values for k in SETUP_KEYS):
+        stored = setup_service.of_hand(ctx)
+        mode = "counts"
+        if stored.contract in ctx.profile.contracts:
+            mode = entry.mode_of(ctx.existing, entry.entry_spec(ctx.profile, stored.contract))
+        form = SetupForm(data=setup_service.form_data(stored, mode))
+    else:
+        form = SetupForm(values)
+    form.validate()
+    return form
+
+
+def _problem_map(problems: Any, index: int) -> dict[str, list[str]]:
+    """Problems by form key, each message once, in the page's language. Engine problems
+    name ``hands[i]...`` fields; the setup service's name the setup key itself."""
+    out: dict[str, list[str]] = {}
+    for problem in problems:
+        if problem.path.hand is not None:
+            key, message = error_key(problem, index)
+        else:
+            key, message = problem.path.key or "__all__", translate_error(problem)
+        if message not in out.get(key, []):
+            out.setdefault(key, []).append(message)
+    return out
+
+
+def _preview(form: Any, spec: Any, mode: str, game: Any, index: int,
+             ready: setup_service.Setup) -> Any:
+    """The live check of the entry page (JSON): the hand's points, or every problem next to
+    its field key. Nothing is saved; the form (and its CSRF token) is checked as on save."""
+    if form.validate():
+        shown_hand = draft.preview(game, _draft(index, spec, mode, form, ready, None))
+        points = None if shown_hand.points is None else list(shown_hand.points)
+        return _preview_answer(points, _problem_map(shown_hand.problems, index))
+    if "csrf_token" in form.errors:
+        abort(400)
+    return _preview_answer(None, _typing_problems(form, spec))
+
+
+def _typing_problems(form: Any, spec: Any) -> dict[str, list[str]]:
+    """A form that does not validate: a value typed and refused (a count out of range) is
+    named at its row; blanks while the scorer is still typing are one line."""
+    typed = {f.name for f in form if f.errors and f.raw_data and str(f.raw_data[0]).strip()}
+    return (_form_errors(form, spec, only=typed) if typed else {}) or {
+        "__all__": [_("Type a number for every player.")]}
+
+
+def _preview_answer(points: list[int] | None, problems: dict[str, list[str]]) -> Any:
+    """The live check's JSON: the points (None when not scored), their total and problems."""
+    total = sum(points) if points is not None else None
+    # the numbers as the page writes them (app.web.words.signed): the script only places them
+    shown = [signed(p) or "0" for p in points] if points is not None else None
+    return jsonify(points=points, total=total, problems=problems, shown=shown,
+                   shown_total=None if total is None else signed(total) or "0")
+
+
+def _entry(game: Any, index: int, taken: bool = False, ahead: int = 0) -> Any:
+    """Load, validate the setup, ask the setup service, then the step's page or the save
+    (``ahead``: the page of a later hand, to be kept by the phone; see _ahead_context)."""
+    editing = index < len(game.hands)
+    ctx = entry.context(game.record, index)
+    if ahead:
+        ctx, index = ahead_or_404(ctx, ahead)
+    elsewhere = _elsewhere(game, index, ctx, editing)
+    if elsewhere is not None:
+        return elsewhere
+    changing = _changing()
+    setup = _setup_form(ctx, editing, changing)
+    if ahead and ctx.next.chooser is not None:
+        step = chosen_ahead(ctx, setup.contract.data, setup.trump.data)
+    else:
+        step = setup_service.resolve(ctx, setup.contract.data, setup.trump.data, setup.leader.data,
+                                     setup.auction.data)
+    page = _page(game, index, ctx, editing, taken, setup, step, _carried(changing))
+    if ahead:      # the hands before it wait on the phone: what the server cannot know yet
+        page.update(ahead=ahead, not_known=_not_known(ctx.next, ctx.players, ctx.next.number - 1))
+    ready = step.setup
+    if ready is None or (ahead and ctx.next.fiesta):
+        return _setup_problems(page, step, index)
+    if setup.mode.data == "tricks" and ctx.profile.contracts[ready.contract].played:
+        return _to_tricks(game, index, editing, ready, ahead)
+    spec, mode, form_cls = _entry_form(ctx, ready, setup.mode.data)
+    posted = request.method == "POST"
+    if posted and request.form.get("preview") == "1":
+        return _preview(form_cls(), spec, mode, game, index, ready)
+    page.update(spec=spec, mode=mode, ready=ready, conflict=None, errors={})
+    if posted and not changing:
+        return _save(game, index, ctx, form_cls(), page)
+    return _show(game, index, ctx, page, form_cls, changing)
+
+
+def _setup_problems(page: dict[str, Any], step: setup_service.SetupStep, index: int) -> Any:
+    """The entry page with the setup's problems (422 when there are any)."""
+    page["problems"] = _problem_map(step.problems, index)
+    note_problems(page["problems"])
+    return render_template("hands/entry.html", **page), 422 if page["problems"] else 200
+
+
+def _entry_form(ctx: entry.Context, ready: setup_service.Setup, asked: str | None
+                ) -> tuple[entry.EntrySpec, str, Any]:
+    """The contract's entry: what it scores, the mode (cards only where it scores cards)
+    and the form class of that mode."""
+    spec = entry.entry_spec(ctx.profile, ready.contract)
+    mode = asked if spec.has_cards and asked in ("counts", "captures") else "counts"
+    return spec, mode, hand_form_class(spec, mode)
+
+
+def _changing() -> bool:
+    """The scorer changes the setup (contract, mode) of an entry being typed."""
+    return request.method == "POST" and "change" in request.args
+
+
+def _elsewhere(game: Any, index: int, ctx: entry.Context, editing: bool) -> Any:
+    """A redirect when this hand is not entered here: the game is over, or a hand entered
+    trick by trick is corrected trick by trick (the counts or captures form would drop its
+    tricks, its deal and its violations). None: the entry goes on."""
+    if ctx.next is None:
+        flash(_("The game is over: there is no hand to enter."))
+        return redirect(url_for("games.sheet", game_id=game.id))
+    if editing and "tricks" in (ctx.existing or {}) and not any(k in request.values for k in SETUP_KEYS):
+        return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
+    return None
+
+
+def _to_tricks(game: Any, index: int, editing: bool, ready: setup_service.Setup, ahead: int = 0) -> Any:
+    """The setup is complete: the hand is played card by card on the referee's page (a page
+    ahead: that hand's, see _ahead_context)."""
+    if editing:
+        return redirect(url_for("referee.correct_tricks", game_id=game.id, n=index + 1))
+    params: dict[str, Any] = {**ready.params, "row": str(index + 1)}
+    if ahead:
+        params["ahead"] = str(ahead)
+    return redirect(url_for("referee.tricks", game_id=game.id, **params))
+
+
+def _page(game: Any, index: int, ctx: entry.Context, editing: bool, taken: bool, setup: SetupForm,
+          step: setup_service.SetupStep, carried: dict[str, str]) -> dict[str, Any]:
+    """What every step of the entry page shows."""
+    return {
+        "game_id": game.id, "index": index, "row": index + 1, "editing": editing,
+        "players": ctx.players, "next": ctx.next, "profile": ctx.profile, "lang": lang(),
+        "setup": setup, "setup_errors": {f.name: f.errors for f in setup if f.errors},
+        "step_url": lambda **p: _step_url(game.id, index, editing, **{**carried, **p}),
+        "version": game.version, "field_label": field_label,
+        "step": step, "carried": carried, "auction_raw": setup.auction.data or "",
+        "taken": taken, "changes": None, "ahead": 0, "not_known": None,
+    }
+
+
+def _show(game: Any, index: int, ctx: entry.Context, page: dict[str, Any], form_cls: Any,
+          changing: bool) -> Any:
+    """The entry form: the values carried through a change of setup, the stored hand (a
+    correction) or blank; with what changed meanwhile when another phone took the row."""
+    carried = page["carried"]
+    if carried or changing:
+        form = form_cls(formdata=MultiDict(carried))
+        form.version.data = form.version.data or game.version
+    else:
+        form = _stored_form(form_cls, page["spec"], ctx, page["editing"], game.version)
+    if page["taken"]:
+        page["changes"] = queries.changes_since(
+            get_session(), game, queries.version_before_change(get_session(), game.id, index) or 0,
+            lang())
+    page["form"] = form
+    return render_template("hands/entry.html", **page), 200
+
+
+def _stored_form(form_cls: Any, spec: Any, ctx: entry.Context, editing: bool, version: int) -> Any:
+    """The entry form showing the stored hand (a correction), or blank (a new hand)."""
+    data = entry.entry_values(spec, ctx.existing, ctx.existing_result) if editing else {}
+    data = {k: (str(v) if k.startswith(("card_", "kh", "last_two_")) else v) for k, v in data.items()}
+    data["version"] = version
+    ruling = (ctx.existing or {}).get("ruling") if editing else None
+    if ruling:
+        data.update(_ruling_values(ruling))
+    return form_cls(formdata=None, data=data)
+
+
+def _ruling_values(ruling: dict[str, Any]) -> dict[str, Any]:
+    """The ruling fields showing a stored hand's ruling again."""
+    data: dict[str, Any] = {"ruling_kind": ruling.get("kind", "as-played"),
+                            "ruling_reason": ruling.get("reason") or ""}
+    if ruling.get("seat") is not None:
+        data["ruling_seat"] = str(ruling["seat"])
+    for s, p in enumerate(ruling.get("points") or []):
+        data[f"ruling_points_{s}"] = p
+    return data
+
+
+def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, Any]) -> Any:
+    """Validates the entry form and saves the hand; else the page again, every problem shown."""
+    editing = page["editing"]
+    page["form"] = form
+    note_problems(page["errors"])
+    if not form.validate():
+        page["errors"] = _form_errors(form, page["spec"])
+        note_problems(page["errors"])
+        return render_template("hands/entry.html", **page), 400
+    who = actor()
+    reason = director_reason(form.correction.data)
+    at = datetime.now(UTC).replace(microsecond=0).isoformat()
+    entered = _draft(index, page["spec"], page["mode"], form, page["ready"], form.ruling(who, at))
+    try:
+        draft.save(get_session(), game, entered, expected_version=form.version.data, who=who,
+                   reason=reason)
+    except RecordError as e:
+        # the save reports the first problem; the page shows every one at once
+        page["errors"] = _problem_map(draft.problems(game, entered) or [e], index)
+        note_problems(page["errors"])
+        return render_template("hands/entry.html", **page), 422
+    except ConflictError as e:
+        # what changed since this entry was loaded, next to what was typed (kept); saving
+        # again puts it on this hand row (a correction once another phone recorded the
+        # row): never a second copy of the hand
+        page["conflict"] = e
+        note_problems({"__all__": [_("Someone else saved this game meanwhile.")]})
+        page["changes"] = queries.changes_since(
+            get_session(), game, min(form.version.data or 0, game.version), lang())
+        form.version.data = e.current_version
+        form.version.raw_data = [str(e.current_version)]
+        return render_template("hands/entry.html", **page), 409
+    except LockedError as e:
+        # the values typed stay; what is missing is said next to the reason field
+        refused_for_lock(form, e, page["errors"])
+        note_problems(page["errors"])
+        return render_template("hands/entry.html", **page), 409
+    except NothingChanged:
+        note_saved(index + 1)
+        flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))
+        return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")
+    note_saved(index + 1)
+    flash(_("Hand %(n)s corrected.", n=index + 1) if editing
+          else _("Hand %(n)s saved.", n=ctx.next.number))
+    return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")
+
+
+def _draft(index: int, spec: Any, mode: str, form: Any, ready: setup_service.Setup,
+           ruling: dict[str, Any] | None) -> draft.HandDraft:
+    """The hand row being entered, from the setup and the validated entry form."""
+    return draft.HandDraft.of_form(index, ready, spec, mode, form.entry_data(), ruling)
+
+
+def _form_errors(form: Any, spec: Any, only: set[str] | None = None) -> dict[str, list[str]]:
+    """The form's shape errors by the page's field keys (of the fields ``only``, if given)."""
+    errors: dict[str, list[str]] = {}
+    known = set(spec.counts) | set(spec.capture_counts) | {"kh", "last_two", "cards", "ruling"}
+    for name, errs in form.errors.items():
+        if only is not None and name not in only:
+            continue
+        key = name.rsplit("_", 1)[0] if name[-1].isdigit() else name
+        key = "cards" if name.startswith("card_") else key
+        key = "ruling" if key.startswith("ruling") else key
+        key = key if key in known else "__all__"
+        for err in errs:
+            if err not in errors.get(key, []):
+                errors.setdefault(key, []).append(str(err))
+    return errors

@@ -1,0 +1,180 @@
+"""Ratings that a correction puts behind, brought up to date by a job (issue 41).
+
+A save rates its profile in its own transaction (:func:`project`, the ratings' projector of
+:mod:`app.stats.projections`) while few rated games come after the changed one -- a
+game's last hand, a table finishing after the others of its round: the API and the pages
+show the new ratings at once. A change that more than :data:`IN_REQUEST_GAMES` later games
+follow (a correction of an old game, an import of old games) would hold the club's write
+lock for seconds: the request instead writes a :class:`~app.models.RatingBacklog` row for
+the profile (where to rate from; an earlier change moves it back) and answers. The job
+(:func:`catch_up`, run by :class:`Rerater` after the commit, at start-up and by
+``games rerate``) rates the profile again from there in parts of :data:`PART_GAMES`
+games, each part one short transaction holding the profile's lock, and deletes the row
+when a part reaches the last game; the same walk as a save's (``ratings.walk``), so it
+ends exactly where ``games rebuild`` does. Every save of the profile meanwhile leaves its
+rating to the job (it would rate from states not yet final). Pages say "ratings updating"
+while a row exists (:func:`behind`).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterable
+from datetime import datetime
+
+from sqlalchemy import Engine, delete, event, select, update
+from sqlalchemy.orm import Session
+
+from app.db import utcnow
+from app.models import RatingBacklog
+from app.stats import ratings
+from app.stats.ratings import Rows
+
+#: A change followed by at most this many rated games of its profile is rated in its own
+#: request (the walk reads their steps and computes only the games the change reaches: a
+#: table of a 100-table round finishing after the others is one of these); past it, by
+#: the job (a correction at 20,000 games half way back: 2,449 later games).
+IN_REQUEST_GAMES = 500
+#: The games one part of the job rates in one transaction (measured at 20,000 games: about
+#: 0.1 s of the write lock).
+PART_GAMES = 250
+
+log = logging.getLogger("kingsheet.ratings")
+
+
+def project(session: Session, changes: Iterable[tuple[int, Rows, Rows]]) -> int:
+    """The ratings' projector (in the writer's transaction): each profile whose rated facts
+    changed is rated again from its earliest change -- here when few games follow it and
+    no backlog is open, otherwise by the job. Returns the games written here."""
+    written = 0
+    for profile, at in sorted(ratings.starts(changes).items()):
+        ratings.lock(session, profile)
+        row = session.get(RatingBacklog, profile)
+        if row is None and _few_follow(session, profile, at):
+            written += ratings.rate_from(session, profile, at)
+            continue
+        if row is None:
+            session.add(RatingBacklog(profile=profile, played_at=at[0], game_id=at[1], since=utcnow()))
+        elif ratings.earlier(at, (row.played_at, row.game_id)):
+            row.played_at, row.game_id = at
+        session.flush()
+        _kick_after_commit(session)
+    return written
+
+
+def _few_follow(session: Session, profile: str, at: ratings.Position) -> bool:
+    return ratings.later_games(session, profile, at, IN_REQUEST_GAMES + 1) <= IN_REQUEST_GAMES
+
+
+def catch_up(session: Session, profile: str | None = None, games: int = PART_GAMES) -> bool:
+    """One part of the job (its own transaction, committed here): the first open backlog
+    (``profile``'s when given) rated on by at most ``games`` games. Returns whether a
+    backlog is left."""
+    query = select(RatingBacklog.profile).order_by(RatingBacklog.profile).limit(1)
+    if profile is not None:
+        query = query.where(RatingBacklog.profile == profile)
+    chosen = session.scalar(query)
+    if chosen is None:
+        session.rollback()
+        return False
+    # the locks in the order a save takes them -- the profile's (PostgreSQL), then the row
+    # -- or a save holding the first and waiting for the second deadlocks with the part;
+    # on SQLite the write begins the transaction, so no save moves the row between reading
+    # it and writing it
+    ratings.lock(session, chosen)
+    session.execute(update(RatingBacklog).where(RatingBacklog.profile == chosen)
+                    .values(since=RatingBacklog.since))
+    row = session.get(RatingBacklog, chosen, populate_existing=True)
+    if row is not None:         # (another process may have finished it meanwhile)
+        _written, stop = ratings.walk(session, chosen, (row.played_at, row.game_id), skip=False, games=games)
+        if stop is None:
+            session.delete(row)
+        else:
+            row.played_at, row.game_id = stop
+    session.commit()
+    return session.scalar(select(RatingBacklog.profile).limit(1)) is not None
+
+
+def catch_up_all(session: Session) -> int:
+    """Every backlog to its end (``games rerate``, a test). Returns the parts run."""
+    parts = 0
+    while session.scalar(select(RatingBacklog.profile).limit(1)) is not None:
+        catch_up(session)
+        parts += 1
+    session.rollback()
+    return parts
+
+
+def cleared(session: Session) -> None:
+    """Every profile rated from nothing (``games rebuild``, its transaction): no backlog."""
+    session.execute(delete(RatingBacklog))
+
+
+def behind(session: Session) -> dict[str, datetime]:
+    """The profiles whose ratings are being brought up to date, and since when."""
+    return {r.profile: r.since for r in session.scalars(select(RatingBacklog))}
+
+
+# --- the job's thread ----------------------------------------------------------------------------
+
+class Rerater:
+    """One thread per process and database runs the job's parts until no backlog is left;
+    woken after a commit that opened or moved a backlog, and at start-up. Several processes
+    (gunicorn's workers, several app servers) may run it at once: each part takes the
+    profile's lock and reads where to go on from the row."""
+
+    _all: dict[int, Rerater] = {}
+    _guard = threading.Lock()
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.wake = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    @classmethod
+    def kick(cls, engine: Engine) -> None:
+        with cls._guard:
+            runner = cls._all.get(id(engine))
+            if runner is None or runner.engine is not engine:
+                runner = cls._all[id(engine)] = Rerater(engine)
+            runner.wake.set()
+            if runner.thread is None or not runner.thread.is_alive():
+                runner.thread = threading.Thread(target=runner._run, daemon=True, name="kingsheet-rerate")
+                runner.thread.start()
+
+    def _run(self) -> None:
+        while self.wake.is_set():
+            self.wake.clear()
+            try:
+                with Session(self.engine) as session:
+                    while True:
+                        start = time.monotonic()
+                        if not catch_up(session):
+                            break
+                        # the write lock left free as long as the part held it: SQLite's
+                        # waiting writers sleep and retry, and would keep missing a lock
+                        # taken again at once (a save waited 2 s behind 0.1 s parts)
+                        time.sleep(min(1.0, max(0.02, time.monotonic() - start)))
+            except Exception:  # noqa: BLE001 - logged; the next kick or start-up goes on
+                log.exception("ratings: the job stopped; the next save or start-up resumes it")
+                return
+
+
+def _kick_after_commit(session: Session) -> None:
+    engine = session.get_bind()
+    if isinstance(engine, Engine) and not session.info.get("rerate_kick"):
+        session.info["rerate_kick"] = True
+
+        def kick(committed: Session) -> None:
+            committed.info.pop("rerate_kick", None)
+            Rerater.kick(engine)
+
+        event.listen(session, "after_commit", kick, once=True)
+
+
+def resume(engine: Engine) -> None:
+    """At start-up: a backlog left by a stopped process is taken up again."""
+    with Session(engine) as session:
+        if session.scalar(select(RatingBacklog.profile).limit(1)) is not None:
+            Rerater.kick(engine)
