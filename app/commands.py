@@ -28,9 +28,9 @@ from app.files import FileProblem, read_limited
 from app.games.imports import import_paths, record_paths
 from app.models import Game
 from app.rules import RecordError
-from app.rules.analysis import MISSING
-from app.rules.analysis import analyse as analyse_position
 from app.rules.limits import read_json
+from app.rules.search.analysis import MISSING
+from app.rules.search.analysis import analyse as analyse_position
 from app.stats import rating_backlog
 from app.stats.projections import rebuild as rebuild_all
 

@@ -12,7 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from app.rules.analysis import BUDGET_S
+from app.rules.search.analysis import BUDGET_S
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,          # None: sqlite:///<instance>/kingsheet.sqlite

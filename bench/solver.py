@@ -1,4 +1,4 @@
-"""Benchmark: the analysis of a disputed play (app/rules/analysis.py) on its hardest sizes.
+"""Benchmark: the analysis of a disputed play (app/rules/search/analysis.py) on its hardest sizes.
 
 Two positions, each answered exactly (ANALYSIS.md §2 requires it within 10 s on the 2-core
 machine): the hardest ru32 position at trick 0 (the seat leading the hand, 8 cards each) and
@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.rules import load  # noqa: E402
-from app.rules import solver as solver_module  # noqa: E402
-from app.rules.analysis import analyse  # noqa: E402
-from app.rules.simulate import random_game  # noqa: E402
+from app.rules.game.simulate import random_game  # noqa: E402
+from app.rules.search import solver as solver_module  # noqa: E402
+from app.rules.search.analysis import analyse  # noqa: E402
 
 _SEARCHES: list[Any] = []
 _INIT = solver_module.Search.__init__

@@ -6,7 +6,7 @@
 - ``GET /api/v1/games/<id>/hands/<n>/analysis?trick=t&seat=s`` is the same for a stored
   game's record, hand ``n`` counted from 1 (any role that reads the game).
 
-Both answer :func:`app.rules.analysis.analyse`'s object, or 422 in the API's error shape on
+Both answer :func:`app.rules.search.analysis.analyse`'s object, or 422 in the API's error shape on
 the first of ``record``/``record.<path>``, ``hand``, ``trick``, ``seat`` that is refused.
 The search's time is ``ANALYSIS_BUDGET_S`` (app/config.py), under the 10 s ANALYSIS.md §2
 allows a request.
@@ -23,8 +23,8 @@ from marshmallow import Schema, fields
 
 from app.api import v1
 from app.rules import RecordError
-from app.rules.analysis import BUDGET_S, MISSING, analyse, analyse_request
 from app.rules.limits import read_json
+from app.rules.search.analysis import BUDGET_S, MISSING, analyse, analyse_request
 from app.web.messages import translate_error
 
 bp = Blueprint("api_analysis", __name__, url_prefix="/api/v1",

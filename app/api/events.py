@@ -23,7 +23,7 @@ from app.api import v1
 from app.api.schemas import ID, PROFILE_IDS, ErrorAnswer, Json, _Strict
 from app.db import get_session
 from app.errors import BadInput
-from app.events import events
+from app.events import changes, events, scoreboard
 from app.models import Event
 from app.web.messages import service_text
 
@@ -144,12 +144,12 @@ def _event_or_404(event_id: int) -> Event:
 
 def event_body(event: Event) -> dict[str, Any]:
     session = get_session()
-    names = events.names_of(session, [e.player_id for e in event.entrants])
+    names = scoreboard.names_of(session, [e.player_id for e in event.entrants])
     rounds = []
-    tables: list[events.TableStatus] = []
+    tables: list[scoreboard.TableStatus] = []
     for rnd, drawn in zip(event.drawn, events.past_draws(session, event), strict=True):
-        tables = events.round_tables(session, rnd)
-        out = names | events.names_of(session, list(rnd.sitting_out))
+        tables = scoreboard.round_tables(session, rnd)
+        out = names | scoreboard.names_of(session, list(rnd.sitting_out))
         rounds.append({"round": rnd.number, "method": rnd.method, "seed": rnd.seed,
                        "forced_reason": rnd.forced_reason, "sitting_out": [out[p] for p in rnd.sitting_out],
                        "tables": [{"table": t.number, "game_id": t.game_id, "players": t.players,
@@ -175,7 +175,7 @@ def _created(event: Event) -> Any:
 @v1._errors(401)
 def list_events() -> Any:
     return {"events": [{"id": e.id, "name": e.name, "date": e.day.isoformat(), "profile": e.profile}
-                       for e in events.list_events(get_session())]}
+                       for e in scoreboard.list_events(get_session())]}
 
 
 @bp.route("/events", methods=["POST"])
@@ -257,7 +257,7 @@ def _changed(event_id: int, fields_: dict[str, str], act: Callable[[Event], Any]
 @v1._errors(401, 403, 404, 422)
 def swap(body: dict[str, Any], event_id: int) -> Any:
     return _changed(event_id, {"first": "a", "second": "b", "round": "a"},
-                    lambda found: events.swap_players(get_session(), found, body["a"], body["b"],
+                    lambda found: changes.swap_players(get_session(), found, body["a"], body["b"],
                                                       who=actor()))
 
 
@@ -269,7 +269,7 @@ def swap(body: dict[str, Any], event_id: int) -> Any:
 @v1._errors(401, 403, 404, 422)
 def late(body: dict[str, Any], event_id: int) -> Any:
     return _changed(event_id, {"name": "player"},
-                    lambda found: events.add_late_player(get_session(), found, body["player"], who=actor(),
+                    lambda found: changes.add_late_player(get_session(), found, body["player"], who=actor(),
                                                          pin=body.get("pin")))
 
 
@@ -281,7 +281,7 @@ def late(body: dict[str, Any], event_id: int) -> Any:
 @v1._errors(401, 403, 404, 422)
 def withdraw(body: dict[str, Any], event_id: int) -> Any:
     return _changed(event_id, {},
-                    lambda found: events.withdraw_player(get_session(), found, body["player"], who=actor()))
+                    lambda found: changes.withdraw_player(get_session(), found, body["player"], who=actor()))
 
 
 @bp.route("/events/<int:event_id>/standings", methods=["GET"])
@@ -290,7 +290,7 @@ def withdraw(body: dict[str, Any], event_id: int) -> Any:
         "(points: the games' totals; ranking: points by place, ties split)", security=v1.SECURITY)
 @v1._errors(401, 404)
 def event_standings(event_id: int) -> Any:
-    table = events.standings(get_session(), _event_or_404(event_id))
+    table = scoreboard.standings(get_session(), _event_or_404(event_id))
     return [{"player": r.name, "player_id": r.player_id, "rank": r.rank, "total": r.total,
              "rounds": r.rounds, "sat_out": r.sat_out, "points": r.points, "wins": r.wins}
             for r in table.rows]

@@ -14,7 +14,7 @@ from app.games.queries import GameFilter
 from app.games.table import confirm
 from app.models import Confirmation, Game, Role, Season, User
 from app.rules import RecordError, entry_problems
-from app.rules.choices import NextChoices, contract_choices
+from app.rules.game.choices import NextChoices, contract_choices
 from app.stats import ratings, standings, stats
 
 #: The API's names of a game's state, and the list's status for them.

@@ -20,7 +20,7 @@ from flask_babel import ngettext
 from app.accounts.auth import actor, user
 from app.db import get_session
 from app.errors import BadInput
-from app.events import events
+from app.events import changes, events, scoreboard
 from app.events.forms import DrawForm, EventForm, LateForm, SwapForm, WithdrawForm
 from app.games import links, queries
 from app.models import Event
@@ -57,14 +57,14 @@ def _user_id() -> int | None:
 @bp.app_template_global("player_events")
 def player_events(player_id: int) -> list[Event]:
     """The events a player is registered in (their page lists them)."""
-    return events.events_of_player(get_session(), player_id)
+    return scoreboard.events_of_player(get_session(), player_id)
 
 
 # --- the list and a new event ---------------------------------------------------------------
 
 @bp.get("/events")
 def index() -> str:
-    return render_template("events/index.html", events=events.list_events(get_session()))
+    return render_template("events/index.html", events=scoreboard.list_events(get_session()))
 
 
 def _option_rows(form: Any) -> list[dict[str, Any]]:
@@ -126,8 +126,8 @@ def new() -> Any:
 
 def _round_view(session: Any, event: Event) -> dict[str, Any]:
     rnd = event.drawn[-1]
-    tables = events.round_tables(session, rnd)
-    names = events.names_of(session, list(rnd.sitting_out))
+    tables = scoreboard.round_tables(session, rnd)
+    names = scoreboard.names_of(session, list(rnd.sitting_out))
     return {"round": rnd, "tables": tables, "sitting_out": [names[p] for p in rnd.sitting_out],
             "all_locked": all(t.locked for t in tables),
             "started": any(t.hands for t in tables),
@@ -147,15 +147,15 @@ def _show(event: Event, status: int = 200, errors: dict[str, str] | None = None,
           draw: DrawForm | None = None) -> Any:
     session = get_session()
     view = _round_view(session, event)
-    table = events.standings(session, event)
+    table = scoreboard.standings(session, event)
     return render_template(
         "events/show.html", event=event, view=view, standings=table, errors=errors or {},
-        history=events.round_history(session, event, earlier=True),
+        history=scoreboard.round_history(session, event, earlier=True),
         tie_break=service_text(table.tie_break),
         draw_form=draw or DrawForm(), swap_form=_swap_form(view), late_form=LateForm(),
         withdraw_form=_withdraw_form(event),
-        share_form=ConfirmForm(), log=events.event_log(session, event.id), poll_ms=POLL_MS,
-        stamp=events.event_stamp(session, event.id),
+        share_form=ConfirmForm(), log=scoreboard.event_log(session, event.id), poll_ms=POLL_MS,
+        stamp=scoreboard.event_stamp(session, event.id),
         screen_url=url_for("events.screen", event_id=event.id, key=event.share_token, _external=True)
         if event.share_token else None), status
 
@@ -170,7 +170,7 @@ def live(event_id: int) -> Any:
     """The event's stamp (``ETag``), 304 while it has not changed. Open to the screen's
     link (``?key=``) as well as to anyone logged in."""
     _readable_or_404(event_id)
-    stamp = found_or_404(events.event_stamp(get_session(), event_id))
+    stamp = found_or_404(scoreboard.event_stamp(get_session(), event_id))
     return versions.answer(stamp, lambda: Response("{}", mimetype="application/json"))
 
 
@@ -204,7 +204,7 @@ def swap(event_id: int) -> Any:
     if not form.validate_on_submit():
         return _show(event, 400, {"swap": _("Choose two players of this round.")})
     try:
-        events.swap_players(get_session(), event, form.first.data, form.second.data, who=actor())
+        changes.swap_players(get_session(), event, form.first.data, form.second.data, who=actor())
     except BadInput as e:
         return _show(event, 422, {"swap": f"{_field_label(e.field)}: {service_text(e)}"})
     flash(_("%(a)s and %(b)s swapped seats.", a=form.first.data, b=form.second.data))
@@ -219,7 +219,7 @@ def late(event_id: int) -> Any:
         problems = [f"{form[f].label.text}: {m}" for f in ("name", "pin") for m in form[f].errors]
         return _show(event, 400, {"late": " ".join(problems) or _("The form expired: try again.")})
     try:
-        joins = events.add_late_player(get_session(), event, form.name.data, who=actor(), pin=form.pin.data)
+        joins = changes.add_late_player(get_session(), event, form.name.data, who=actor(), pin=form.pin.data)
     except BadInput as e:
         return _show(event, 422, {"late": f"{_field_label(e.field)}: {service_text(e)}"})
     flash(_("%(name)s joins from round %(n)s.", name=" ".join(form.name.data.split()), n=joins))
@@ -234,7 +234,7 @@ def withdraw(event_id: int) -> Any:
         problems = [f"{form.player.label.text}: {m}" for m in form.player.errors]
         return _show(event, 400, {"withdraw": " ".join(problems) or _("The form expired: try again.")})
     try:
-        leaves = events.withdraw_player(get_session(), event, form.player.data, who=actor())
+        leaves = changes.withdraw_player(get_session(), event, form.player.data, who=actor())
     except BadInput as e:
         return _show(event, 422, {"withdraw": f"{_field_label(e.field)}: {service_text(e)}"})
     flash(_("%(name)s is not drawn from round %(n)s on.", name=form.player.data, n=leaves))
@@ -244,7 +244,7 @@ def withdraw(event_id: int) -> Any:
 def _withdraw_form(event: Event) -> WithdrawForm:
     """Who may withdraw: the players drawn in the next round as it stands."""
     form = WithdrawForm()
-    names = events.names_of(get_session(), events.present_for(event, len(event.drawn) + 1))
+    names = scoreboard.names_of(get_session(), events.present_for(event, len(event.drawn) + 1))
     form.player.choices = [(n, n) for n in sorted(names.values(), key=str.casefold)]
     return form
 
@@ -272,7 +272,7 @@ def table_codes(event_id: int) -> Any:
             links.handover_link(session, t.game_id, _user_id())
         return redirect(url_for("events.table_codes", event_id=event.id), 303)
     codes = []
-    for status in events.round_tables(session, rnd):
+    for status in scoreboard.round_tables(session, rnd):
         link = links.active_handover(session, status.game_id)
         codes.append({"table": status, "path": url_for("table.handover", token=link.token) if link else None})
     return render_template("events/qr.html", event=event, round=rnd, codes=codes, form=ConfirmForm())
@@ -306,7 +306,7 @@ def screen(event_id: int) -> Any:
     event = _readable_or_404(event_id)
     session = get_session()
     view = _round_view(session, event)
-    table = events.standings(session, event)
+    table = scoreboard.standings(session, event)
     key = request.args.get("key")
     # the round's seating until its first hand is saved; then the standings; at the end
     # the final standings
@@ -320,7 +320,7 @@ def screen(event_id: int) -> Any:
                            table_pages=_pages(view["tables"], SCREEN_TABLES),
                            live_url=url_for("events.live", event_id=event.id, key=key),
                            poll_ms=POLL_MS, page_ms=SCREEN_PAGE_MS,
-                           stamp=events.event_stamp(session, event.id))
+                           stamp=scoreboard.event_stamp(session, event.id))
 
 
 # --- standings as CSV -----------------------------------------------------------------------
@@ -328,7 +328,7 @@ def screen(event_id: int) -> Any:
 @bp.get("/events/<int:event_id>/standings.csv")
 def standings_csv(event_id: int) -> Response:
     event = load_event_or_404(event_id)
-    table = events.standings(get_session(), event)
+    table = scoreboard.standings(get_session(), event)
     out = io.StringIO()
     writer = SafeCsvWriter(out)      # a player named "=HYPERLINK(...)" stays text
     writer.writerow([_("Place"), _("Player"), *[_("Round %(n)s", n=i + 1) for i in range(table.rounds)],

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from app.events import events
+from app.events import scoreboard
 from app.models import Event
 from app.printing.exports import Renderer
 from app.printing.responses import export_event_standings_pdf
@@ -26,7 +26,7 @@ def standings_pdf(session: Any, event_id: int) -> bytes | None:
     event = session.get(Event, event_id)
     if event is None:
         return None
-    doc = events.standings_doc(session, event)
+    doc = scoreboard.standings_doc(session, event)
     doc["tie_break"] = service_text(doc["tie_break"])
     return export_event_standings_pdf(doc)
 
@@ -37,10 +37,10 @@ def event_renderer(params: dict[str, Any], render_game: Callable[[Any, int], byt
     labels: dict[int, tuple[int, int]] = {}
 
     def find(session: Any, _params: dict[str, Any]) -> list[int]:
-        labels.update(events.table_labels(session, event_id))
+        labels.update(scoreboard.table_labels(session, event_id))
         if session.get(Event, event_id) is None:
             return []
-        return [STANDINGS, *events.event_game_ids(session, event_id)]
+        return [STANDINGS, *scoreboard.event_game_ids(session, event_id)]
 
     def render(session: Any, game_id: int) -> bytes | None:
         return standings_pdf(session, event_id) if game_id == STANDINGS else render_game(session, game_id)

@@ -14,7 +14,7 @@ from flask_babel import force_locale
 
 from app.rulebook.rulebook import rulebook
 from app.rules import PROFILES
-from app.rules.record import RULING_KINDS
+from app.rules.game.record import RULING_KINDS
 from app.web.common import lang
 from app.web.messages import FIELD_LABELS
 from app.web.words import OPTION_LABELS, RULE_DEMANDS, RULE_NAMES, RULING_LABELS

@@ -9,8 +9,7 @@ import json
 from typing import Any
 
 from app.rules.errors import InputError, RecordError, RuleError, SumError, Term
-from app.rules.profiles import PROFILES, Contract, Options, Profile, get_profile
-from app.rules.replay import (
+from app.rules.game.replay import (
     GameResult,
     HandResult,
     NextHand,
@@ -22,7 +21,8 @@ from app.rules.replay import (
     parse_record,
     replay,
 )
-from app.rules.report import build_report
+from app.rules.game.report import build_report
+from app.rules.profiles import PROFILES, Contract, Options, Profile, get_profile
 
 
 def digest(record: dict[str, Any]) -> str:

@@ -1,9 +1,9 @@
 """How much replaying the engine does, for tests that count it (issue 20 item 3).
 
 ``COUNTS.replays`` grows by one for each full replay of a record's hands
-(:func:`app.rules.load`, :func:`~app.rules.entry_problems`, :func:`~app.rules.replay.builder_for`);
+(:func:`app.rules.load`, :func:`~app.rules.entry_problems`, :func:`~app.rules.game.replay.builder_for`);
 ``COUNTS.hands`` by one for each hand checked on a cached state without replaying the
-hands before it (:func:`app.rules.choices.preview`, :func:`~app.rules.choices.append`, ...).
+hands before it (:func:`app.rules.game.choices.preview`, :func:`~app.rules.game.choices.append`, ...).
 :func:`counting` gives the counts of a block of code::
 
     with counting() as counts:

@@ -185,7 +185,7 @@ class Options:
 @dataclass(frozen=True, slots=True)
 class PlayTraits:
     """Which rules of RULES.md §1 each contract of a profile brings (contract ids), read by
-    :func:`app.rules.checks.play_rules`. The options behind some rules (keep_kh,
+    :func:`app.rules.referee.checks.play_rules`. The options behind some rules (keep_kh,
     hearts_lead_ban, trump_lead_ban, must_overtake, rifki_void) belong to the profiles that
     have them; elsewhere their defaults leave the rules below as they are."""
 

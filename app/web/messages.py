@@ -17,8 +17,8 @@ from flask_babel import lazy_gettext as _l
 
 from app.errors import Text
 from app.rules import RecordError, Term
+from app.rules.game.record import TYPE_NAMES, WHAT
 from app.rules.profiles import ELEMENTS
-from app.rules.record import TYPE_NAMES, WHAT
 from app.web.forms import COUNT_LABELS
 from app.web.words import CONTRACTS, call_text, contract_name, current_lang, signed
 

@@ -22,12 +22,12 @@ from markupsafe import Markup, escape
 
 from app.i18n import page_translations
 from app.rules import PROFILES, Contract, Profile
-from app.rules.auction import NULL_BID_POINTS, OTHER_433_POINTS, OWNER_433_POINTS, TRICK_BID_POINTS
 from app.rules.cards import SUIT_SYMBOLS as ENGINE_SUIT_SYMBOLS
 from app.rules.cards import SUITS as SUIT_LETTERS
 from app.rules.cards import Card
-from app.rules.play import RULE_IDS, rule_sentence
-from app.rules.record import RULING_KINDS
+from app.rules.game.record import RULING_KINDS
+from app.rules.referee.auction import NULL_BID_POINTS, OTHER_433_POINTS, OWNER_433_POINTS, TRICK_BID_POINTS
+from app.rules.referee.play import RULE_IDS, rule_sentence
 
 #: ``{"S": "♠", ...}`` from the engine's own order; hearts and diamonds print red.
 SUIT_SYMBOLS: dict[str, str] = dict(zip(SUIT_LETTERS, ENGINE_SUIT_SYMBOLS, strict=True))
@@ -304,7 +304,7 @@ def violation_row(v: Any, players: Sequence[str]) -> dict[str, Any]:
 
 
 def explanation_text(explanation: Any) -> str:
-    """Something the engine explains (:class:`app.rules.results.Explanation`: an English
+    """Something the engine explains (:class:`app.rules.game.results.Explanation`: an English
     template, a msgid of the catalogs, and its params) in the page's language; a ``cards``
     param is printed as the cards' faces."""
     params = dict(explanation.params)

@@ -1,6 +1,6 @@
 """The analysis of a disputed play through the API and the command line (ANALYSIS.md §3):
 ``POST /api/v1/analysis`` (open), ``GET /api/v1/games/{id}/hands/{n}/analysis`` (a token)
-and ``flask --app app analyse``, each answering exactly :func:`app.rules.analysis.analyse`.
+and ``flask --app app analyse``, each answering exactly :func:`app.rules.search.analysis.analyse`.
 Small positions only (late tricks): the search itself is tested in tests/rules."""
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from app.rules.analysis import analyse
-from app.rules.simulate import random_game
+from app.rules.game.simulate import random_game
+from app.rules.search.analysis import analyse
 from tests.api.test_api import bearer, token_for
 
 RU32 = random_game("ru32", random.Random(2), hands=3)

@@ -12,7 +12,7 @@ import pytest
 
 from app.rules import score_record
 from app.rules.cards import cards_of
-from app.rules.hand import HandState
+from app.rules.game.hand import HandState
 from app.rules.profiles import PROFILES
 from tests.browser.conftest import SHOTS
 from tests.conftest import base_record

@@ -1,6 +1,6 @@
 """The analysis of a disputed play (ANALYSIS.md §1-§3) against a plain brute force.
 
-The brute force here shares nothing with app/rules/solver.py: it plays every legal card
+The brute force here shares nothing with app/rules/search/solver.py: it plays every legal card
 (the engine's judge over the whole holding, simulate.legal_cards), plays each line to the
 end of the hand (or its early end) and scores it as the score report does (the game
 builder replays the hand with the line's tricks, its ruling set aside: points + payments).
@@ -13,14 +13,14 @@ import random
 import pytest
 
 from app.rules import RecordError, load
-import app.rules.solver as solver
-from app.rules.analysis import analyse, build_position
-from app.rules.builder import GameBuilder
+import app.rules.search.solver as solver
+from app.rules.search.analysis import analyse, build_position
+from app.rules.game.builder import GameBuilder
 from app.rules.cards import BIT, SUITS
-from app.rules.play import play_rules, trick_winner
-from app.rules.record import CANON, CARD_CODES
-from app.rules.simulate import legal_cards, random_game
-from app.rules.solver import INF, Search, legal_mask
+from app.rules.referee.play import play_rules, trick_winner
+from app.rules.game.record import CANON, CARD_CODES
+from app.rules.game.simulate import legal_cards, random_game
+from app.rules.search.solver import INF, Search, legal_mask
 
 OPTIONS = {"ru32": [{}, {"keep_kh": "on"}], "fiestas": [{}], "subastas": [{}, {"settlement": "bid"}],
            "rifki": [{}, {"must_overtake": "all", "rifki_void": "heart", "trump_lead_ban": "on",
@@ -369,7 +369,7 @@ def test_a_value_called_exact_at_a_shallow_horizon_is_the_exact_value(profile, r
     """At a horizon short of the hand's end, the shared transposition table may hold a
     value that a stopped line made a bound: an alternative searched after it is exact only
     when nothing of that horizon was cut (analysis._at_horizon)."""
-    from app.rules import analysis
+    from app.rules.search import analysis
 
     exact = {CARD_CODES[a["card"]]: a for a in analyse(record, i, t, s)["alternatives"]}
     assert all(a["exact"] for a in exact.values())

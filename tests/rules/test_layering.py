@@ -10,8 +10,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_rules_modules_import_no_flask_sqlalchemy_or_wtforms():
-    names = [f"app.rules.{m.name}" for m in pkgutil.iter_modules(app.rules.__path__)]
-    assert "app.rules.play" in names and len(names) >= 10
+    names = [m.name for m in pkgutil.walk_packages(app.rules.__path__, "app.rules.")]
+    assert "app.rules.referee.play" in names and len(names) >= 10
     code = ("import sys\n" + "".join(f"import {n}\n" for n in names)
             + "bad = [m for m in sys.modules if m.split('.')[0] in "
               "('flask', 'sqlalchemy', 'wtforms', 'flask_wtf', 'flask_babel', 'alembic')]\n"
@@ -33,7 +33,7 @@ MAX_LINES = 500
 
 
 def test_every_engine_module_is_at_most_500_lines():
-    long = {p.name: n for p in sorted(RULES_DIR.glob("*.py"))
+    long = {p.name: n for p in sorted(RULES_DIR.rglob("*.py"))
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}
 
@@ -53,9 +53,14 @@ def _engine_imports(path: Path) -> set[str]:
         for name in names:
             parts = name.split(".")
             if parts[:2] == ["app", "rules"] and len(parts) > 2 \
-                    and (RULES_DIR / f"{parts[2]}.py").exists():
-                out.add(parts[2])
-    return out - {path.stem}
+                    and RULES_DIR.joinpath(*parts[2:]).with_suffix(".py").exists():
+                out.add(".".join(parts[2:]))
+    return out - {_module(path)}
+
+
+def _module(path: Path) -> str:
+    """A module of the engine by its dotted name inside app.rules ("referee.play")."""
+    return ".".join(path.relative_to(RULES_DIR).with_suffix("").parts)
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -83,9 +88,10 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_engine_import_graph_has_no_cycle():
     # the package's __init__ re-exports the public names: it sits above every module
-    graph = {p.stem: _engine_imports(p) for p in RULES_DIR.glob("*.py") if p.stem != "__init__"}
+    graph = {_module(p): _engine_imports(p) for p in RULES_DIR.rglob("*.py") if p.stem != "__init__"}
     graph = {m: deps - {"__init__"} for m, deps in graph.items()}
-    assert "replay" in graph and "builder" in graph and "choices" in graph
+    assert "game.replay" in graph and "game.builder" in graph and "referee.play" in graph
+    assert "referee.play" in graph["game.builder"]
     assert _cycle(graph) is None, _cycle(graph)
 
 
@@ -97,7 +103,7 @@ def test_the_cycle_finder_finds_a_cycle():
 def test_auction_and_play_rules_read_profile_traits_not_ids():
     import re
 
-    for name in ("auction.py", "checks.py", "play.py", "builder.py"):
+    for name in ("referee/auction.py", "referee/checks.py", "referee/play.py", "game/builder.py"):
         text = (RULES_DIR / name).read_text(encoding="utf-8")
         assert not re.search(r"""profile(_id|\.id)\s*[!=]=|[!=]=\s*["'](ru32|fiestas|subastas|rifki)["']""",
                              text), name

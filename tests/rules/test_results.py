@@ -2,7 +2,7 @@
 the early end as a code and params (issue 20 item 4)."""
 from app.rules import load
 from app.rules.quota import Quota
-from app.rules.results import EARLY_END, Explanation
+from app.rules.game.results import EARLY_END, Explanation
 
 from tests.rules.helpers import rec
 

@@ -1,4 +1,4 @@
-"""The solver's transposition key names no rank (app/rules/solver.py ``Search._key``): two
+"""The solver's transposition key names no rank (app/rules/search/solver.py ``Search._key``): two
 trick starts that differ only in the names of the ranks still out share an entry. Checked
 here against the plain key of the cards played, on positions deep enough for such
 transpositions to occur (the brute force of test_analysis.py is too slow there)."""
@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-import app.rules.solver as solver
-from app.rules.analysis import analyse
-from app.rules.simulate import random_game
+import app.rules.search.solver as solver
+from app.rules.search.analysis import analyse
+from app.rules.game.simulate import random_game
 
 
 def _plain_key(self, hands, leader, paid):

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.rules import PROFILES, RecordError, load, normalize_record, score_record
-from app.rules.rulings import weighted_points
+from app.rules.game.rulings import weighted_points
 from tests.rules.helpers import filler, rec
 
 # ru32 hand 1 (no-tricks, total -16) entered as counts

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.errors import BadInput
-from app.events import events
+from app.events import changes, events, scoreboard
 from app.models import Event, Game, Player, SeatPin, StoredResult
 from app.rules import seating
 from tests.events_play import PIN, confirm_all, play
@@ -97,7 +97,7 @@ def test_the_next_round_waits_for_every_table_locked_unless_forced_with_a_reason
     rnd = events.draw_next_round(session, event, who="directora", user_id=None, force=True,
                                  reason="Mesa 2 se fue pronto")
     assert rnd.number == 2 and rnd.forced_reason == "Mesa 2 se fue pronto"
-    log = events.event_log(session, event.id)
+    log = scoreboard.event_log(session, event.id)
     assert [(e.action, e.round_number, e.reason) for e in log] == [
         ("draw", 1, None), ("draw", 2, "Mesa 2 se fue pronto")]
 
@@ -120,7 +120,7 @@ def test_a_balanced_evening_of_18_players_standings_equal_the_games_totals(sessi
             row = session.get(StoredResult, t.game_id)
             for seat, s in enumerate(sorted(t.game.seats, key=lambda s: s.seat)):
                 totals[s.player_id] += row.totals[seat]
-    table = events.standings(session, event)
+    table = scoreboard.standings(session, event)
     assert {r.player_id: r.total for r in table.rows} == {p: totals[p] for p in totals} | {
         p: totals.get(p, 0) for p in sat}
     assert [r.total for r in table.rows] == sorted((r.total for r in table.rows), reverse=True)
@@ -145,7 +145,7 @@ def test_swiss_seats_the_second_round_by_the_standings(session):
     event = make(session, n=8, seating="swiss")
     finish_round(session, event)
     rnd = events.draw_next_round(session, event, who="d", user_id=None)
-    order = [r.player_id for r in events.standings(session, event).rows]
+    order = [r.player_id for r in scoreboard.standings(session, event).rows]
     assert [{s.player_id for s in t.game.seats} for t in rnd.tables] == [set(order[:4]), set(order[4:])]
 
 
@@ -159,11 +159,11 @@ def test_random_rounds_keep_sit_outs_fair(session):
 
 
 def test_ranking_points_split_ties_and_a_sit_out_scores_the_round_average(session):
-    assert events.place_points([10, 5, 5, -3], [4, 2, 1, 0]) == [4, 1.5, 1.5, 0]
-    assert events.place_points([0, 0, 0, 0], [4, 2, 1, 0]) == [1.75] * 4
+    assert scoreboard.place_points([10, 5, 5, -3], [4, 2, 1, 0]) == [4, 1.5, 1.5, 0]
+    assert scoreboard.place_points([0, 0, 0, 0], [4, 2, 1, 0]) == [1.75] * 4
     event = make(session, n=5, scoring="ranking", sit_out="average", rounds=1)
     finish_round(session, event)
-    table = events.standings(session, event)
+    table = scoreboard.standings(session, event)
     played = [r.total for r in table.rows if not r.sat_out[0]]
     assert sorted(played, reverse=True) == [r.total for r in table.rows if not r.sat_out[0]]
     assert sum(played) == 7
@@ -177,47 +177,47 @@ def test_swap_before_the_round_starts_reseats_the_games_and_is_logged(session):
     rnd = event.drawn[0]
     sitter = session.get(Player, rnd.sitting_out[0]).name
     seated = rnd.tables[1].game.record["players"][2]
-    events.swap_players(session, event, sitter, seated, who="directora")
+    changes.swap_players(session, event, sitter, seated, who="directora")
     game = rnd.tables[1].game
     assert game.record["players"][2] == sitter
     assert game.seats[2].player.name == sitter
     assert session.get(Player, rnd.sitting_out[0]).name == seated
     assert session.get(StoredResult, game.id).players[2] == sitter
-    assert events.event_log(session, event.id)[-1].detail == {"players": [sitter, seated]}
+    assert scoreboard.event_log(session, event.id)[-1].detail == {"players": [sitter, seated]}
     with pytest.raises(BadInput) as e:
-        events.swap_players(session, event, "Nadie", seated, who="d")
+        changes.swap_players(session, event, "Nadie", seated, who="d")
     assert e.value.field == "first"
     play(session, rnd.tables[0].game, 3, hands=1)
     with pytest.raises(BadInput, match="started"):
-        events.swap_players(session, event, sitter, seated, who="d")
+        changes.swap_players(session, event, sitter, seated, who="d")
 
 
 def test_a_late_arrival_joins_the_next_round(session):
     event = make(session, n=8)
-    assert events.add_late_player(session, event, "Llega Tarde", who="d") == 2
+    assert changes.add_late_player(session, event, "Llega Tarde", who="d") == 2
     with pytest.raises(BadInput, match="already"):
-        events.add_late_player(session, event, "Llega Tarde", who="d")
+        changes.add_late_player(session, event, "Llega Tarde", who="d")
     finish_round(session, event)
     rnd = events.draw_next_round(session, event, who="d", user_id=None)
     late = session.scalar(select(Player.id).where(Player.name == "Llega Tarde"))
     assert late in {s.player_id for t in rnd.tables for s in t.game.seats}
-    row = next(r for r in events.standings(session, event).rows if r.player_id == late)
+    row = next(r for r in scoreboard.standings(session, event).rows if r.player_id == late)
     assert row.rounds[0] is None and row.sat_out == [False, False]
 
 
 def test_director_view_tables_and_the_stamp_follow_saves_and_confirmations(session):
     event = make(session, n=8)
     rnd = event.drawn[0]
-    stamp = events.event_stamp(session, event.id)
+    stamp = scoreboard.event_stamp(session, event.id)
     game = play(session, rnd.tables[0].game, 5, hands=3)
-    assert events.event_stamp(session, event.id) != stamp
-    first = events.round_tables(session, rnd)[0]
+    assert scoreboard.event_stamp(session, event.id) != stamp
+    first = scoreboard.round_tables(session, rnd)[0]
     assert (first.hands, first.n_hands, first.locked, first.last_by) == (3, 10, False, "mesa")
     game = play(session, game, 5)
     confirm_all(session, game)
-    first = events.round_tables(session, rnd)[0]
+    first = scoreboard.round_tables(session, rnd)[0]
     assert first.locked and first.confirmed == [0, 1, 2, 3] and first.leaders
-    assert events.event_stamp(session, 10**6) is None
+    assert scoreboard.event_stamp(session, 10**6) is None
 
 
 def test_entrants_pins_are_hashed_at_the_pin_cost_and_check(session):
@@ -229,7 +229,7 @@ def test_entrants_pins_are_hashed_at_the_pin_cost_and_check(session):
     from app.models import EventPlayer
 
     event = make(session, n=8)
-    events.add_late_player(session, event, "Llega Tarde", who="d", pin="4321")
+    changes.add_late_player(session, event, "Llega Tarde", who="d", pin="4321")
     hashes = session.scalars(select(EventPlayer.pin_hash).where(EventPlayer.event_id == event.id)).all()
     assert len(hashes) == 9 and all(h.startswith(PIN_HASH + "$") for h in hashes)
     assert sum(check_secret(h, PIN) for h in hashes) == 8

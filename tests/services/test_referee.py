@@ -12,10 +12,10 @@ from app.games.entry import referee as svc
 from app.games.entry import referee_view as rv
 from app.rules import RecordError, load
 from app.rules.cards import cards_of
-from app.rules.hand import HandState
-from app.rules.play import RULE_IDS
+from app.rules.game.hand import HandState
+from app.rules.game.simulate import random_deal
 from app.rules.profiles import PROFILES
-from app.rules.simulate import random_deal
+from app.rules.referee.play import RULE_IDS
 from app.web import words
 from tests.conftest import PLAYERS, base_record, make_app
 

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select, update
 
 from app.errors import BadInput
-from app.events import events
+from app.events import events, scoreboard
 from app.games import hands
 from app.games.games import import_game
 from app.games.table.confirm import is_locked
@@ -88,7 +88,7 @@ def test_a_rename_shows_in_the_ratings_and_the_event_standings(session):
     pid = _id(session, "koldo")
     roster.rename_player(session, pid, "Koldo", who="directora")     # a change of case alone
     session.expire_all()
-    assert "Koldo" in {r.name for r in events.standings(session, session.get(type(event), event.id)).rows}
+    assert "Koldo" in {r.name for r in scoreboard.standings(session, session.get(type(event), event.id)).rows}
     rating = session.get(Rating, (pid, "ru32"))
     assert rating is not None and rating.games == 1
     assert session.get(Player, pid).folded_name == "koldo"

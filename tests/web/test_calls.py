@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from app.db import get_session
-from app.events import events
+from app.events import scoreboard
 from app.models import DirectorCall, Event
 from tests.conftest import base_record, ensure_user
 from tests.web.test_events import NAMES, create
@@ -43,7 +43,7 @@ def _calls(app: Any, game_id: int) -> list[DirectorCall]:
 
 def _stamp(app: Any, event_id: int) -> str | None:
     with app.app_context():
-        return events.event_stamp(get_session(), event_id)
+        return scoreboard.event_stamp(get_session(), event_id)
 
 
 def test_a_seat_calls_and_the_director_answers_from_the_event_page(app, client):
@@ -94,7 +94,7 @@ def test_a_seat_calls_and_the_director_answers_from_the_event_page(app, client):
     # the round's "last change" stays the sheet's: a call changes no hand
     with app.app_context():
         rnd = get_session().get(Event, event_id).drawn[-1]
-        status = events.round_tables(get_session(), rnd)[0]
+        status = scoreboard.round_tables(get_session(), rnd)[0]
         assert status.last_by != "pia"
 
 

@@ -15,8 +15,8 @@ from babel.messages.pofile import read_po
 
 from app.config import DEFAULTS
 from app.rules import PROFILES
-from app.rules.play import RULE_IDS, rule_sentence
-from app.rules.results import EXPLANATIONS
+from app.rules.game.results import EXPLANATIONS
+from app.rules.referee.play import RULE_IDS, rule_sentence
 from app.web.messages import PLURALS, TERM_IDS
 from tests.web.test_messages import engine_templates
 

@@ -10,8 +10,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from app.rules import RecordError, load
+from app.rules.game.record import TYPE_NAMES, WHAT
 from app.rules.profiles import ELEMENTS
-from app.rules.record import TYPE_NAMES, WHAT
 from app.web.messages import TERM_IDS, translate_error
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,8 +135,8 @@ def test_an_error_unknown_to_the_catalog_is_shown_as_written(app):
 
 def test_seats_in_messages_are_numbered_as_on_the_pages(app):
     """The record's seats are 0-3; the pages number them 1-4, and so do their messages."""
-    from app.rules.auction import Auction
     from app.rules.errors import RecordError
+    from app.rules.referee.auction import Auction
     from app.web.messages import translate_error
 
     auction = Auction("fiestas", 0)          # seat 1 (Beto) calls first
@@ -152,7 +152,7 @@ def test_seats_in_messages_are_numbered_as_on_the_pages(app):
 def test_an_owner_answer_after_the_ultimatum_says_what_the_bidder_may_call(app):
     """After "8 o nulos" the owner has answered: the page says the bidder offers +8 or
     refuses (not "the owner answers only when bidding has stopped")."""
-    from app.rules.auction import Auction
+    from app.rules.referee.auction import Auction
 
     auction = Auction("fiestas", 3)          # Dani owns the fiesta; Ana (seat 0) bids +6
     for call in ("0:+6", "1:pass", "2:pass", "owner:eight-or-nulos"):

@@ -10,7 +10,7 @@ from typing import Any
 
 from pypdf import PdfReader
 
-from app.rules.hand import HandState
+from app.rules.game.hand import HandState
 from tests.rules.helpers import make_deal
 from tests.web.helpers import counts_form, record_of, version_of
 from tests.web.test_hands import NEGATIVES

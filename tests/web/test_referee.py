@@ -11,7 +11,7 @@ import pytest
 
 from app.rules import score_record
 from app.rules.cards import cards_of
-from app.rules.hand import HandState
+from app.rules.game.hand import HandState
 from app.rules.profiles import PROFILES
 from tests.browser.test_referee import CASES as REFEREE_CASES
 from tests.browser.test_referee import case_setup
@@ -447,7 +447,7 @@ def test_a_weighted_ruling_from_the_page_keeps_the_total_and_is_shown_everywhere
     another card; the hand gets the weighted points, rounded to keep its total; the page,
     the sheet and the sheet's PDF say the outcomes; the form shows them again; shares that
     do not add up to 100 are refused at the outcomes and change nothing."""
-    from app.rules.rulings import weighted_points
+    from app.rules.game.rulings import weighted_points
 
     gid = make_game("ru32", hands=[{"contract": "no-tricks", "counts": {"tricks": [3, 2, 2, 1]}}])
     before = record_of(client, gid)

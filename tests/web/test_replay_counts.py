@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app.games.queries import _REPLAYS as replays
-from app.rules.replay import GameBuilder
+from app.rules.game.replay import GameBuilder
 from tests.web.helpers import counts_form, version_of
 
 THREE = [{"contract": "no-tricks", "counts": {"tricks": [1, 5, 3, 4]}},

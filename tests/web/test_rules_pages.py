@@ -66,7 +66,7 @@ def plays(profile: str, contract: str, trick: str, card: str, holding: str,
     text) while holding ``holding`` (the card included), or None."""
     from app.rules import Options
     from app.rules.cards import SUITS, Card
-    from app.rules.checks import judge_play, play_rules
+    from app.rules.referee.checks import judge_play, play_rules
 
     def mask(text: str) -> int:
         return sum(Card.parse(t).bit for t in text.split())
@@ -187,7 +187,7 @@ def test_subastas_page_settlement_follows_the_engine(app):
     """The example's figures are sale_terms' and the nulos contract's; fiestas' page keeps
     "whatever the hand yields", subastas' does not say it of a −N sale."""
     from app.rules import Options
-    from app.rules.auction import sale_terms
+    from app.rules.referee.auction import sale_terms
 
     subastas = PROFILES["subastas"]
     book = rulebook("subastas")["settlement"]

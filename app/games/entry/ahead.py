@@ -12,7 +12,7 @@ from flask import abort
 
 from app.games.entry import entry
 from app.games.entry import setup as setup_service
-from app.rules.results import NextHand
+from app.rules.game.results import NextHand
 from app.rules.schedule import slot_for
 
 #: How many hands after the next one a phone keeps the entry pages of (offline.json).

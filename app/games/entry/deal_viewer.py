@@ -6,7 +6,7 @@ cards less those played in tricks 0 to *k* - 1, and trick *k* lies in the middle
 card marked. The server renders the step asked for, with links to the steps around it;
 static/js/deal_viewer.js steps without reloading, reading the JSON this module prepares.
 
-Each violation's alternatives are the engine's :func:`app.rules.analysis.analyse` of the
+Each violation's alternatives are the engine's :func:`app.rules.search.analysis.analyse` of the
 position, searched within a share of ``ANALYSIS_PAGE_BUDGET_S`` (app/config.py) so the page
 answers fast: values the search could not finish in time are shown as bounds.
 """
@@ -21,8 +21,8 @@ from flask import current_app
 from flask_babel import ngettext
 
 from app.rules import RecordError
-from app.rules.analysis import analyse, line_after
 from app.rules.cards import SUITS, Card
+from app.rules.search.analysis import analyse, line_after
 from app.web.messages import translate_error
 from app.web.words import SUIT_SYMBOLS, _, card_view, suit_color
 
@@ -161,7 +161,7 @@ def outcomes_from_analysis(record: dict[str, Any], index: int, uses: Sequence[st
                            ) -> tuple[list[dict[str, Any]], list[str]]:
     """The outcomes the page's address asks to fill in (RULES.md §3's weighted ruling, read
     off the analysis): ``played`` the hand as played (``played``: its points), a card the
-    hand's line after it (:func:`app.rules.analysis.line_after`), at most three, in order.
+    hand's line after it (:func:`app.rules.search.analysis.line_after`), at most three, in order.
     Returns the outcomes (label and four points, no share: the director weighs them) and
     what could not be filled in, in words."""
     total = float(current_app.config.get(budget_key, 1.5))

@@ -15,7 +15,7 @@ The service functions take the stored game and a draft:
 
 The hands before the draft are replayed through :func:`app.games.queries.replay_record`
 (results kept by record content: for a new hand, the stored game's own), and the draft is
-checked and scored on that result's state alone (:func:`app.rules.choices.preview`): a
+checked and scored on that result's state alone (:func:`app.rules.game.choices.preview`): a
 keystroke replays one hand. A save replays the new record once, and its result is kept for
 the sheet that follows.
 """
@@ -32,7 +32,8 @@ from app.games.entry.entry import EntrySpec, entry_of
 from app.games.entry.setup import Setup
 from app.games.queries import replay_record
 from app.models import Game
-from app.rules import RecordError, choices
+from app.rules import RecordError
+from app.rules.game import choices
 
 #: How a draft's entry is given; "tricks" is the trick page's (a hand played card by card).
 MODES = ("counts", "captures", "tricks")

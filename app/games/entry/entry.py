@@ -2,7 +2,7 @@
 
 - the hand's place in the game (number, dealer, owner, chooser, fiesta) from replaying the
   hands before it;
-- the auction so far and its legal calls (app.rules.auction);
+- the auction so far and its legal calls (app.rules.referee.auction);
 - the rifki choices with limits (app.rules.schedule.contract_choices);
 - which elements and cards the contract scores, so the form shows only those;
 - the hand dict (RECORD.md) built from what was entered, and back.
@@ -16,10 +16,10 @@ from typing import Any
 
 from app.games.queries import replay_record
 from app.rules import RecordError
-from app.rules.auction import Auction, run_auction
 from app.rules.cards import cards_of
-from app.rules.choices import contract_choices
+from app.rules.game.choices import contract_choices
 from app.rules.profiles import COUNT_ELEMENTS, full_counts
+from app.rules.referee.auction import Auction, run_auction
 
 
 @dataclass

@@ -14,9 +14,9 @@ from wtforms.validators import InputRequired, Length, Optional
 
 from app.games.entry.entry import EntrySpec
 from app.rules.cards import SUITS
+from app.rules.game.record import RULING_KINDS
 from app.rules.limits import POINTS_MAX
 from app.rules.profiles import COUNT_ELEMENTS
-from app.rules.record import RULING_KINDS
 from app.security import ID_MAX
 from app.web.forms import COUNT_LABELS, POINTS, VERSION, WholeNumber, choices
 

@@ -22,7 +22,7 @@ from app.games.entry.forms import SetupForm, hand_form_class
 from app.games.forms import VersionedForm
 from app.games.idempotent import note_problems, note_saved, outbox_save
 from app.rules import RecordError, get_profile
-from app.rules.results import NextHand
+from app.rules.game.results import NextHand
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
 from app.web.messages import field_label, problem_text, translate_error
 from app.web.words import signed

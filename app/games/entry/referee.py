@@ -24,10 +24,10 @@ from app.games.entry.entry import Context
 from app.games.entry.setup import Setup
 from app.rules import RecordError
 from app.rules.cards import BIT, Card
-from app.rules.entries import chooser_deal_problem
 from app.rules.errors import InputError
-from app.rules.record import RULING_KINDS
-from app.rules.rulings import weighted_points
+from app.rules.game.entries import chooser_deal_problem
+from app.rules.game.record import RULING_KINDS
+from app.rules.game.rulings import weighted_points
 
 
 def parse_card(text: str) -> str:

@@ -9,8 +9,8 @@ from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
 from wtforms.validators import InputRequired, Length, Optional
 
+from app.rules.game.record import RULING_KINDS
 from app.rules.limits import POINTS_MAX
-from app.rules.record import RULING_KINDS
 from app.security import ID_MAX
 from app.web.forms import POINTS, VERSION, WholeNumber, choices
 

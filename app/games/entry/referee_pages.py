@@ -31,7 +31,7 @@ from app.games.entry.referee_forms import OUTCOMES, RulingForm, SaveTricksForm, 
 from app.games.idempotent import note_problems, note_saved, outbox_save
 from app.rules import RecordError
 from app.rules.errors import InputError
-from app.rules.hand import HandState
+from app.rules.game.hand import HandState
 from app.security import id_arg
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
 from app.web.messages import problem_text, translate_error

@@ -2,7 +2,7 @@
 violations, in the page's language (presentation of :mod:`app.games.entry.referee`).
 
 Every request replays the address's state through the engine's
-:class:`app.rules.hand.HandState`, which is authoritative for turns, winners, captures,
+:class:`app.rules.game.hand.HandState`, which is authoritative for turns, winners, captures,
 points and the rules; the words come from :mod:`app.web.words`.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from app.games.entry.deal_viewer import alternatives_views, use_link, viewer_vie
 from app.games.entry.setup import Setup
 from app.rules.cards import BIT, SUIT_MASK, SUITS, Card, cards_of
 from app.rules.errors import InputError
-from app.rules.hand import HandState, turn_order
+from app.rules.game.hand import HandState, turn_order
 from app.web.messages import translate_error
 from app.web.words import (
     RULING_LABELS,

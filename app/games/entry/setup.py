@@ -5,9 +5,9 @@ page): it takes the hand's context and the values the scorer submitted and retur
 complete :class:`Setup` or the step still to do with the engine's problems. What may be
 called, played and who may lead is the engine's answer, never a copy of its rules:
 
-- the auction's calls and outcome come from :mod:`app.rules.auction`;
+- the auction's calls and outcome come from :mod:`app.rules.referee.auction`;
 - the rifki choices and their limits from :func:`app.rules.schedule.contract_choices`;
-- who may lead each contract is the engine's answer too (:class:`app.rules.choices.NextChoices`,
+- who may lead each contract is the engine's answer too (:class:`app.rules.game.choices.NextChoices`,
   whose ``verify_leader`` raises the record check's own error), so the page offers exactly
   the leaders the save will accept, and nothing is replayed to find out.
 
@@ -22,9 +22,9 @@ from typing import Any
 
 from app.games.entry import entry
 from app.rules import RecordError, RuleError
-from app.rules.auction import SaleTerms, sale_terms
-from app.rules.choices import Choice, NextChoices
 from app.rules.errors import contract_term
+from app.rules.game.choices import Choice, NextChoices
+from app.rules.referee.auction import SaleTerms, sale_terms
 
 SUITS = ("S", "H", "D", "C")
 SEATS = ("0", "1", "2", "3")

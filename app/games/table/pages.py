@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 
 from app.accounts import accounts, throttle
 from app.accounts.auth import forbidden, game_access, user
-from app.accounts.forms import LogoutForm as PostForm
+from app.accounts.forms import LogoutForm as PostForm  # a form with only its CSRF token
 from app.accounts.throttle import Throttled
 from app.db import get_session
 from app.errors import BadInput, ForbiddenError, SheetChanged

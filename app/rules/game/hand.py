@@ -13,7 +13,9 @@ from typing import Any
 
 from app.rules.cards import BIT, CARD_BY_TEXT, SUIT_OF, Card, cards_of
 from app.rules.errors import InputError
-from app.rules.play import (
+from app.rules.game.record import parse_suit
+from app.rules.profiles import Contract, Options, Profile, get_profile
+from app.rules.referee.play import (
     PlayOutcome,
     Violation,
     describe,
@@ -25,8 +27,6 @@ from app.rules.play import (
     referee_for,
     turn_order,
 )
-from app.rules.profiles import Contract, Options, Profile, get_profile
-from app.rules.record import parse_suit
 from app.rules.scoring import hand_points
 
 
@@ -63,7 +63,7 @@ class HandState:
 
     # --- derived state (replayed from the plays; a hand has at most 52) --------------------
     def outcome(self) -> PlayOutcome:
-        """The plays so far through :func:`app.rules.play.play_out`, the function that plays
+        """The plays so far through :func:`app.rules.referee.play.play_out`, the function that plays
         a whole hand of a record: trick winners and leaders, captures, the early end, the
         last-two count and every violation come from one place."""
         plays = tuple(self.plays)

@@ -1,7 +1,7 @@
 """Reading the game record (RECORD.md) strictly: types, keys, seats, cards.
 
 These helpers check the *shape* of values and return them canonical; what a value means in
-its hand (the schedule, the auction, the sums) is checked by :mod:`app.rules.replay`, which
+its hand (the schedule, the auction, the sums) is checked by :mod:`app.rules.game.replay`, which
 calls them while it replays the record, so that the first defect in record order is the one
 reported.
 """

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from app.rules.auction import sale_terms
 from app.rules.cards import BIT, Card, cards_of
-from app.rules.play import Violation, turn_order
+from app.rules.game.record import CANON, CARD_CODES
 from app.rules.profiles import Contract, Options, Profile
 from app.rules.quota import Quota
-from app.rules.record import CANON, CARD_CODES
+from app.rules.referee.auction import sale_terms
+from app.rules.referee.play import Violation, turn_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,11 +236,11 @@ class GameResult:
     #: rifki's quota state after these hands (counted hands only; zeros elsewhere)
     quota: Quota = field(default_factory=Quota)
     #: the builder's state after these hands, to add or preview the next hand without
-    #: replaying them (:func:`app.rules.choices.preview`, :func:`~app.rules.choices.append`)
+    #: replaying them (:func:`app.rules.game.choices.preview`, :func:`~app.rules.game.choices.append`)
     state: GameState | None = field(default=None, compare=False, repr=False)
 
     def payment_note(self, index: int) -> Explanation | None:
-        """How the sale of hand ``index`` was settled (:func:`app.rules.auction.sale_terms`):
+        """How the sale of hand ``index`` was settled (:func:`app.rules.referee.auction.sale_terms`):
         code ``payment-per-trick`` (a -N sale of subastas under ``settlement: tricks``:
         params ``per``, ``tricks`` the owner took, ``most``) or ``payment-bid``; with
         ``buyer``, ``owner`` (names), ``bid`` and ``paid``. None without a counted sale."""

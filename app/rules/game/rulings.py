@@ -6,9 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.rules.errors import InputError, RuleError, SumError
-from app.rules.limits import REASON_MAX, check_name, clean_text, has_visible_text
-from app.rules.profiles import Contract
-from app.rules.record import (
+from app.rules.game.record import (
     OUTCOME_KEYS,
     RULING_KEYS,
     RULING_KINDS,
@@ -20,7 +18,9 @@ from app.rules.record import (
     need_str,
     type_name,
 )
-from app.rules.results import Outcome, Ruling
+from app.rules.game.results import Outcome, Ruling
+from app.rules.limits import REASON_MAX, check_name, clean_text, has_visible_text
+from app.rules.profiles import Contract
 
 
 def read_ruling(value: object, contract: Contract, fld: str) -> Ruling:

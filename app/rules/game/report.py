@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.record import REPORT_FORMAT
-from app.rules.replay import GameResult
+from app.rules.game.record import REPORT_FORMAT
+from app.rules.game.replay import GameResult
 
 
 def build_report(result: GameResult) -> dict[str, Any]:

@@ -10,7 +10,7 @@ the search would run past its budget, sound bounds. A bad record or position rai
 
 The score of a line is the score report's ``points[s] + payments[s]`` of that hand (the
 ruling set aside): the contract's points plus a sale's payment, which under subastas'
-``settlement: tricks`` moves with the owner's tricks. The search is :mod:`app.rules.solver`.
+``settlement: tricks`` moves with the owner's tricks. The search is :mod:`app.rules.search.solver`.
 """
 from __future__ import annotations
 
@@ -18,17 +18,17 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from app.rules.auction import bid_points, sale_terms
-from app.rules.builder import load
 from app.rules.cards import BIT, SUITS
 from app.rules.errors import InputError, RecordError
+from app.rules.game.builder import load
+from app.rules.game.record import CANON, CARD_BITS, CARD_CODES, need_int, need_seat
+from app.rules.game.results import GameResult, HandResult
 from app.rules.limits import check_value
-from app.rules.play import play_rules, referee_for, trick_winner
-from app.rules.record import CANON, CARD_BITS, CARD_CODES, need_int, need_seat
-from app.rules.results import GameResult, HandResult
+from app.rules.referee.auction import bid_points, sale_terms
+from app.rules.referee.play import play_rules, referee_for, trick_winner
 from app.rules.scoring import card_counts, hand_points
-from app.rules.solver import INF, OutOfTime, Search, State, Table, card_classes, legal_mask
-from app.rules.solver import representatives as equivalent_classes
+from app.rules.search.solver import INF, OutOfTime, Search, State, Table, card_classes, legal_mask
+from app.rules.search.solver import representatives as equivalent_classes
 
 #: 52-card positions with at most this many tricks left are always solved exactly.
 EXACT_TRICKS_52 = 7

@@ -4,7 +4,7 @@
 seat, then each hand -- and reports the first defect as a :class:`RecordError` naming its
 field. Scores are never read from the record: they are computed here, every time.
 :class:`GameBuilder` reads one hand after another (contract, trump, auction, leader, entry
--- :mod:`app.rules.entries` --, ruling -- :mod:`app.rules.rulings` --), then the totals.
+-- :mod:`app.rules.game.entries` --, ruling -- :mod:`app.rules.game.rulings` --), then the totals.
 """
 from __future__ import annotations
 
@@ -12,24 +12,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from app.rules.auction import (
-    OTHER_433_POINTS,
-    OWNER_433_POINTS,
-    AuctionOutcome,
-    fiesta_contract_error,
-    run_auction,
-    sale_of,
-    sale_terms,
-)
 from app.rules.counting import count_replay
-from app.rules.entries import EntryChecks, Played, contract_word, counts_of, entry_mode
 from app.rules.errors import InputError, RecordError, RuleError, Term
-from app.rules.header import read_header
-from app.rules.limits import REPLAY_MAX
-from app.rules.play import Referee
-from app.rules.profiles import Contract, Options, Profile
-from app.rules.quota import Quota, choice_problem
-from app.rules.record import (
+from app.rules.game.entries import EntryChecks, Played, contract_word, counts_of, entry_mode
+from app.rules.game.header import read_header
+from app.rules.game.record import (
     HAND_KEYS,
     check_keys,
     need_dict,
@@ -39,8 +26,21 @@ from app.rules.record import (
     suit_text,
     type_name,
 )
-from app.rules.results import AS_PLAYED, GameResult, GameState, HandResult, NextHand, Record, Ruling
-from app.rules.rulings import read_ruling
+from app.rules.game.results import AS_PLAYED, GameResult, GameState, HandResult, NextHand, Record, Ruling
+from app.rules.game.rulings import read_ruling
+from app.rules.limits import REPLAY_MAX
+from app.rules.profiles import Contract, Options, Profile
+from app.rules.quota import Quota, choice_problem
+from app.rules.referee.auction import (
+    OTHER_433_POINTS,
+    OWNER_433_POINTS,
+    AuctionOutcome,
+    fiesta_contract_error,
+    run_auction,
+    sale_of,
+    sale_terms,
+)
+from app.rules.referee.play import Referee
 from app.rules.schedule import Slot, slot_for
 from app.rules.scoring import hand_points
 
@@ -218,7 +218,7 @@ class GameBuilder(EntryChecks):
         return hand_points(contract, entry.counts), made_king
 
     def _settle(self, facts: HandFacts, entry: _Entry) -> None:
-        """A sale's payment once the hand is known (:func:`app.rules.auction.sale_terms`):
+        """A sale's payment once the hand is known (:func:`app.rules.referee.auction.sale_terms`):
         after a -N sale of subastas it may depend on the tricks the owner took as played (a
         ruling replaces the points only; RULES.md §4 "Replays")."""
         if facts.bid is None or facts.declarer is None:

@@ -3,7 +3,7 @@
 Which rule applies where is decided in one place, :func:`play_rules`, from the profile's
 play traits; how a single play is judged in another, :func:`judge_play`, which reads as the
 ordered chain of §4 ("one rule per play"). Every rule is of the same shape: *the player
-held a card of a required set R and played a card outside it*; see :mod:`app.rules.play`.
+held a card of a required set R and played a card outside it*; see :mod:`app.rules.referee.play`.
 """
 from __future__ import annotations
 

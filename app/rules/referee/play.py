@@ -1,6 +1,6 @@
 """Trick play and the referee (RULES.md §0, §1 and §3).
 
-Which rule applies where, and how one play is judged, live in :mod:`app.rules.checks`
+Which rule applies where, and how one play is judged, live in :mod:`app.rules.referee.checks`
 (:func:`play_rules`, :func:`judge_play`; re-exported here). Every rule is of the same
 shape: *the player held a card of a required set R and played a card outside it*. So a
 play breaks a rule exactly when ``holding & R`` is not empty, and those held cards are the
@@ -15,15 +15,15 @@ from dataclasses import dataclass, field
 from typing import NoReturn
 
 from app.rules.cards import BIT, HEARTS_MASK, KH_BIT, SUIT_MASK, SUIT_OF, Card, cards_of
-from app.rules.checks import RULE_IDS as RULE_IDS
-from app.rules.checks import TRUMP_FIESTA as TRUMP_FIESTA
-from app.rules.checks import TRUMP_KOZ as TRUMP_KOZ
-from app.rules.checks import TRUMP_NONE as TRUMP_NONE
-from app.rules.checks import PlayRules as PlayRules
-from app.rules.checks import judge_play as judge_play
-from app.rules.checks import play_rules as play_rules
 from app.rules.errors import InputError
 from app.rules.profiles import Contract, Profile
+from app.rules.referee.checks import RULE_IDS as RULE_IDS
+from app.rules.referee.checks import TRUMP_FIESTA as TRUMP_FIESTA
+from app.rules.referee.checks import TRUMP_KOZ as TRUMP_KOZ
+from app.rules.referee.checks import TRUMP_NONE as TRUMP_NONE
+from app.rules.referee.checks import PlayRules as PlayRules
+from app.rules.referee.checks import judge_play as judge_play
+from app.rules.referee.checks import play_rules as play_rules
 from app.rules.scoring import card_counts
 
 
@@ -137,7 +137,7 @@ def play_out(profile: Profile, referee: Referee, contract: Contract, leader: int
     the deal, the referee judges each play as the trick is read; without it, a second pass
     judges each play on the cards the seat is proven to hold (those it plays so far).
 
-    ``current`` (a hand in progress, :class:`app.rules.hand.HandState`): the cards of the
+    ``current`` (a hand in progress, :class:`app.rules.game.hand.HandState`): the cards of the
     trick being played after the complete ``tricks``, judged too; the hand need not be over,
     the last-two count holds the final tricks won so far.
     """

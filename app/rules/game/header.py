@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.errors import InputError
+from app.rules.game.record import FORMAT, TOP_KEYS, check_keys, need_list, need_seat, need_str, type_name
 from app.rules.limits import check_name, check_value
 from app.rules.profiles import Options, Profile, get_profile
-from app.rules.record import FORMAT, TOP_KEYS, check_keys, need_list, need_seat, need_str, type_name
 
 
 def read_header(data: object) -> tuple[Profile, Options, list[str], int, dict[str, Any]]:

@@ -3,7 +3,7 @@
 :class:`EntryChecks` is the part of the game builder that reads one entry: each element's
 shape and sum, each seat's trick room, the heart faces, each captured card, the tricks as
 the referee plays them out. While collecting every problem of an entry
-(:func:`app.rules.builder.entry_problems`) each check notes its problem and goes on.
+(:func:`app.rules.game.builder.entry_problems`) each check notes its problem and goes on.
 """
 from __future__ import annotations
 
@@ -16,9 +16,7 @@ from typing import Any
 from app.rules.cards import BIT, CARD_BY_TEXT, HEARTS_MASK, cards_of
 from app.rules.errors import InputError, RecordError, RuleError, SumError, Term, contract_term
 from app.rules.errors import element as element_term
-from app.rules.play import PlayOutcome, Referee, hand_counts, play_out, play_rules, referee_for
-from app.rules.profiles import Contract, Options, Profile, full_counts
-from app.rules.record import (
+from app.rules.game.record import (
     CANON,
     CARD_BITS,
     CARD_CODES,
@@ -32,6 +30,8 @@ from app.rules.record import (
     parse_cards,
     what_term,
 )
+from app.rules.profiles import Contract, Options, Profile, full_counts
+from app.rules.referee.play import PlayOutcome, Referee, hand_counts, play_out, play_rules, referee_for
 from app.rules.schedule import Slot
 from app.rules.scoring import card_counts
 
@@ -53,7 +53,7 @@ class Played:
 
 
 class EntryChecks:
-    """The entry checks of :class:`app.rules.builder.GameBuilder` (which sets these)."""
+    """The entry checks of :class:`app.rules.game.builder.GameBuilder` (which sets these)."""
 
     profile: Profile
     options: Options

@@ -8,13 +8,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.rules.auction import Auction
-from app.rules.builder import GameBuilder
 from app.rules.cards import BIT, cards_of, iter_bits
-from app.rules.entries import FIRST_CHOICE_CARD
-from app.rules.play import PlayRules, judge_play, play_rules, trick_winner
+from app.rules.game.builder import GameBuilder
+from app.rules.game.entries import FIRST_CHOICE_CARD
+from app.rules.game.record import FORMAT, card_text
 from app.rules.profiles import PROFILES, Contract, Profile
-from app.rules.record import FORMAT, card_text
+from app.rules.referee.auction import Auction
+from app.rules.referee.play import PlayRules, judge_play, play_rules, trick_winner
 
 
 def legal_cards(rules: PlayRules, trump: int, trick_no: int, trick: list[int], holding: int,

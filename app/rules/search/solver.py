@@ -6,9 +6,10 @@ card and trick is worth to the seat); a :class:`Search` plays the hand out from 
 with alpha-beta: the seat maximises, the three others minimise (the paranoid value,
 ``guaranteed``), or all four maximise (``possible``). Values are *what is still to come*
 for the seat: the score of a line is the score so far plus the value. Legality is the
-engine's own (:func:`app.rules.checks.judge_play`, asked only where the
-:class:`~app.rules.play.Referee`'s masks say a rule may concern the play, as
-:func:`app.rules.play.play_out` asks it); tricks are won by :func:`app.rules.play.trick_winner`.
+engine's own (:func:`app.rules.referee.checks.judge_play`, asked only where the
+:class:`~app.rules.referee.play.Referee`'s masks say a rule may concern the play, as
+:func:`app.rules.referee.play.play_out` asks it); tricks are won by
+:func:`app.rules.referee.play.trick_winner`.
 
 What makes it fast enough: bit sets for hands, a transposition table at each trick's start
 keyed without the ranks' names (per suit, who holds each card still out from the highest
@@ -27,8 +28,8 @@ from __future__ import annotations
 import time
 
 from app.rules.cards import BIT, KH, SUIT_MASK, SUIT_OF
-from app.rules.play import trick_winner
-from app.rules.search_table import (
+from app.rules.referee.play import trick_winner
+from app.rules.search.search_table import (
     State,
     Table,
     card_at,

@@ -1,4 +1,4 @@
-"""What the analysis's search (:mod:`app.rules.solver`) reads: the constants of one hand's
+"""What the analysis's search (:mod:`app.rules.search.solver`) reads: the constants of one hand's
 search (:class:`Table`: the deal, the rules in force, what each card and trick is worth to
 the seat), where the hand stands (:class:`State`), and the moves: the cards a seat may play
 (the engine's judge, asked only where the referee's masks say a rule may concern the play)
@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.rules.cards import ABOVE, BELOW, BIT, KH, SUIT_MASK, SUIT_OF
-from app.rules.checks import PlayRules, judge_play
-from app.rules.play import Referee
+from app.rules.referee.checks import PlayRules, judge_play
+from app.rules.referee.play import Referee
 
 
 @dataclass(frozen=True, slots=True)
