@@ -25,7 +25,7 @@ from app.api import schemas as s
 from app.api import views as api_views
 from app.db import get_session
 from app.errors import BadInput, ConflictError, ForbiddenError, LockedError, NothingChanged, SheetChanged
-from app.games import games, hands, idempotency, queries
+from app.games import game_list, games, hands, idempotency, queries
 from app.games.idempotent import carried_out_once
 from app.models import Game, Player
 from app.players import roster
@@ -169,7 +169,7 @@ def score() -> Any:
         security=SECURITY)
 @_errors(401, 422)
 def list_games(**args: Any) -> Any:
-    if args.get("cursor") and queries.Cursor.decode(args["cursor"]) is None:
+    if args.get("cursor") and game_list.Cursor.decode(args["cursor"]) is None:
         return _error(422, "cursor", _("Not a cursor of this list: send next_cursor back as it "
                       "came (without one: the first page)."), "cursor")
     return api_views.game_page(get_session(), **args)

@@ -9,13 +9,13 @@ from sqlalchemy.orm import Session
 
 from app.accounts.accounts import can_score
 from app.errors import ForbiddenError, Text
-from app.games import queries
-from app.games.queries import GameFilter
+from app.games import game_list, queries
+from app.games.game_list import GameFilter
 from app.games.table import confirm
 from app.models import Confirmation, Game, Role, Season, User
 from app.rules import RecordError, entry_problems
 from app.rules.game.choices import NextChoices, contract_choices
-from app.stats import ratings, standings, stats
+from app.stats import leaderboard, ratings, standings, stats
 
 #: The API's names of a game's state, and the list's status for them.
 STATES = {"in_progress": "in_progress", "finished": "complete", "locked": "complete"}
@@ -69,14 +69,14 @@ def game_page(session: Session, *, cursor: str | None = None, limit: int = 50,
         return {"games": [], "next_cursor": None}
     items: list[dict[str, Any]] = []
     while True:
-        page = queries.list_games(session, f, cursor, limit - len(items))
+        page = game_list.list_games(session, f, cursor, limit - len(items))
         items.extend(_page_items(session, page, state))
         cursor = page.next_cursor
         if state != "locked" or cursor is None or len(items) >= limit:
             return {"games": items, "next_cursor": cursor}
 
 
-def _page_items(session: Session, page: queries.GamePage, state: str | None) -> list[dict[str, Any]]:
+def _page_items(session: Session, page: game_list.GamePage, state: str | None) -> list[dict[str, Any]]:
     """The items of one page of the game list (``state=locked``: the locked games only)."""
     ids = [s.id for s in page.games]
     by_id = {g.id: g for g in session.scalars(select(Game).where(Game.id.in_(ids)))}
@@ -144,7 +144,7 @@ def player_row(row: standings.StandingRow) -> dict[str, Any]:
             "points": row.points}
 
 
-def rating_row(r: ratings.RatingRow) -> dict[str, Any]:
+def rating_row(r: leaderboard.RatingRow) -> dict[str, Any]:
     return {"profile": r.profile, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal, "games": r.games,
             "shown": r.shown}
 
@@ -180,7 +180,7 @@ def ratings_body(session: Session, profile: str, min_games: int | None) -> dict[
     least = min_games or ratings.MIN_GAMES
     return {"profile": profile, "min": least,
             "ratings": [{"rank": r.rank, "id": r.player_id, "name": r.name, **rating_row(r)}
-                        for r in ratings.leaderboard(session, profile, least)]}
+                        for r in leaderboard.leaderboard(session, profile, least)]}
 
 
 def standings_body(session: Session, season: Season) -> dict[str, Any]:

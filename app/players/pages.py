@@ -14,12 +14,12 @@ from flask_babel import ngettext
 from app.accounts.auth import actor
 from app.db import get_session
 from app.errors import BadInput
-from app.games import queries
+from app.games import game_list, queries
 from app.players import roster as roster_service
 from app.players.forms import MergeForm, RenameForm
 from app.rules import PROFILES
 from app.security import Response, id_arg
-from app.stats import rating_backlog, ratings, standings, stats
+from app.stats import leaderboard, player_csv, rating_backlog, rating_model, ratings, standings, stats
 from app.web.chart import series_svg
 from app.web.common import SafeCsvWriter, lang, shown
 from app.web.messages import field_label, service_text
@@ -75,7 +75,7 @@ def names() -> Any:
 
 
 def _charts(session: Any, player_id: int, profile: str) -> dict[str, Any]:
-    steps = ratings.history(session, player_id, profile, points=ratings.CHART_POINTS)
+    steps = leaderboard.history(session, player_id, profile, points=ratings.CHART_POINTS)
     if len(steps) < 2:
         return {}           # a line needs two games
     labels = [s["games"] for s in steps]
@@ -98,14 +98,15 @@ def games(player_id: int) -> Any:
     session = get_session()
     player = _player_or_404(session, player_id)
     after = request.args.get("after")
-    page = queries.list_games(session, queries.GameFilter(player_id=player_id), after)
+    page = game_list.list_games(session, game_list.GameFilter(player_id=player_id), after)
     seat_of = queries.seats_of(session, player_id, [g.id for g in page.games])
     played = stats.player_profiles(session, player_id)
     return render_template(
         "players/games.html", player=player, played=played, games=page.games, seat_of=seat_of,
         profiles=PROFILES, lang=lang(), field_label=field_label,
         charts={p.profile: _charts(session, player_id, p.profile) for p in played},
-        behind=rating_backlog.behind(session), shown_base=ratings.SHOWN_BASE, shown_scale=ratings.SHOWN_SCALE,
+        behind=rating_backlog.behind(session), shown_base=rating_model.SHOWN_BASE,
+        shown_scale=rating_model.SHOWN_SCALE,
         next_url=url_for("players.games", player_id=player_id, after=page.next_cursor)
         if page.next_cursor else None,
         first_url=url_for("players.games", player_id=player_id) if after else None)
@@ -197,7 +198,7 @@ def stats_csv(player_id: int) -> Response:
     player = _player_or_404(session, player_id)
     out = io.StringIO()
     w = SafeCsvWriter(out)
-    w.writerows(stats.player_csv(session, player_id, player.name))
+    w.writerows(player_csv.player_csv(session, player_id, player.name))
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="kingsheet-player-{player_id}.csv"'
     return response
@@ -210,7 +211,7 @@ MAX_MIN_GAMES = 10_000
 def rating_board() -> Any:
     """The ratings' leaderboard of one profile: players with at least ``min`` rated games."""
     errors: dict[str, str] = {}
-    profile = request.args.get("profile") or ratings.most_played_profile(get_session(), list(PROFILES))
+    profile = request.args.get("profile") or leaderboard.most_played_profile(get_session(), list(PROFILES))
     if profile not in PROFILES:
         errors["profile"] = _("Choose one of the games of the list.")
         profile = next(iter(PROFILES))
@@ -221,8 +222,8 @@ def rating_board() -> Any:
             min_games = int(raw_min)
         else:
             errors["min"] = _("Write a whole number from 1 to %(most)s.", most=MAX_MIN_GAMES)
-    board = ratings.leaderboard(get_session(), profile, min_games)
+    board = leaderboard.leaderboard(get_session(), profile, min_games)
     return render_template("players/ratings.html", board=board, profile=profile, min_games=min_games,
                            behind=rating_backlog.behind(get_session()),
-                           profiles=PROFILES, errors=errors, shown_base=ratings.SHOWN_BASE,
-                           shown_scale=ratings.SHOWN_SCALE), 400 if errors else 200
+                           profiles=PROFILES, errors=errors, shown_base=rating_model.SHOWN_BASE,
+                           shown_scale=rating_model.SHOWN_SCALE), 400 if errors else 200

@@ -19,91 +19,23 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from openskill.models import PlackettLuce
 from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, text, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from app.models import Game as GameRow
-from app.models import Player, Rating, RatingStep, SeatResult
+from app.models import Rating, RatingStep, SeatResult
 from app.models.rating import STEP_COLUMNS
 from app.rules import PROFILES
+from app.stats.rating_model import SeatLine, State, advance, ordinal
 
-MODEL = PlackettLuce()          # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
-Z = 3.0                         # the conservative number is mu - Z sigma
-SHOWN_BASE = 1000
-SHOWN_SCALE = 25
 MIN_GAMES = 5                   # the leaderboard's default minimum of rated games
 CHART_POINTS = 60               # the steps of a player's charts (and of their CSV's chart rows)
 CHUNK_ROWS = 4000               # seat rows read at a time (1,000 games)
 
 Position = tuple[datetime, int]   # (played_at, game_id): the order games are rated in
-
-
-def ordinal(mu: float, sigma: float) -> float:
-    """μ - 3σ, as openskill's ``PlackettLuceRating.ordinal()``."""
-    return mu - Z * sigma
-
-
-def shown(ordinal_value: float) -> int:
-    """The number a page shows for a conservative rating: 1000 + 25 × (μ - 3σ)."""
-    return round(SHOWN_BASE + SHOWN_SCALE * ordinal_value)
-
-
-def places(totals: Sequence[int]) -> list[int]:
-    """Each seat's place by final total: 1 + the seats with a higher total (ties share)."""
-    return [1 + sum(1 for t in totals if t > mine) for mine in totals]
-
-
-@dataclass(slots=True)
-class State:
-    """A player's running values in one profile after their latest rated game."""
-
-    mu: float = MODEL.mu
-    sigma: float = MODEL.sigma
-    games: int = 0
-    points: int = 0
-    wins: int = 0
-    streak: int = 0
-    best_streak: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class SeatLine:
-    seat: int
-    player_id: int
-    total: int
-    won: bool
-
-
-def rate(states: Sequence[State], totals: Sequence[int]) -> list[tuple[float, float]]:
-    """openskill's new (μ, σ) of the four seats of one finished game."""
-    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in states]
-    rated = MODEL.rate(teams, ranks=[float(p) for p in places(totals)])
-    return [(team[0].mu, team[0].sigma) for team in rated]
-
-
-def advance(states: dict[int, State], profile: str, game_id: int, played_at: datetime,
-            seats: Sequence[SeatLine]) -> list[dict[str, Any]]:
-    """Rates one finished game: updates ``states`` and returns the four step rows."""
-    before = [states.get(s.player_id) or State() for s in seats]
-    totals = [s.total for s in seats]
-    rated = rate(before, totals)
-    rows = []
-    for line, old, (mu, sigma), place in zip(seats, before, rated, places(totals), strict=True):
-        streak = old.streak + 1 if line.won else 0
-        new = State(mu, sigma, old.games + 1, old.points + line.total, old.wins + int(line.won), streak,
-                    max(old.best_streak, streak))
-        states[line.player_id] = new
-        rows.append({"player_id": line.player_id, "profile": profile, "games": new.games, "game_id": game_id,
-                     "played_at": played_at, "seat": line.seat, "total": line.total, "place": place,
-                     "won": line.won, "mu": mu, "sigma": sigma, "points": new.points, "wins": new.wins,
-                     "streak": new.streak, "best_streak": new.best_streak})
-    return rows
 
 
 # --- reading the finished games in order -----------------------------------------------------
@@ -448,71 +380,4 @@ def rebuild(session: Session) -> int:
 
 # --- reading ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class RatingRow:
-    player_id: int
-    name: str
-    profile: str
-    mu: float
-    sigma: float
-    ordinal: float
-    games: int
-    rank: int = 0
 
-    @property
-    def shown(self) -> int:
-        return shown(self.ordinal)
-
-
-def player_ratings(session: Session, player_id: int) -> list[RatingRow]:
-    """A player's ratings, one per profile played (RULES.md order)."""
-    rows = session.execute(select(Rating, Player.name).join(Player, Player.id == Rating.player_id)
-                           .where(Rating.player_id == player_id)).all()
-    by_profile = {r.profile: RatingRow(r.player_id, name, r.profile, r.mu, r.sigma, r.ordinal, r.games)
-                  for r, name in rows}
-    return [by_profile[p] for p in PROFILES if p in by_profile]
-
-
-def most_played_profile(session: Session, profiles: list[str]) -> str:
-    """The profile of ``profiles`` the club has played most (the first of them on a tie, and
-    for a club with no game yet): where the ratings page opens."""
-    counts: dict[str, int] = {profile: n for profile, n in session.execute(
-        select(GameRow.profile, func.count()).group_by(GameRow.profile))}
-    return max(profiles, key=lambda p: (counts.get(p, 0), -profiles.index(p)))
-
-
-def leaderboard(session: Session, profile: str, min_games: int = MIN_GAMES, limit: int = 100
-                ) -> list[RatingRow]:
-    """The profile's players with at least ``min_games`` rated games, best conservative
-    rating first (equal ones share a rank)."""
-    rows = session.execute(
-        select(Rating, Player.name).join(Player, Player.id == Rating.player_id)
-        .where(Rating.profile == profile, Rating.games >= min_games)
-        .order_by(Rating.ordinal.desc(), Rating.games.desc(), Player.id).limit(limit)).all()
-    out: list[RatingRow] = []
-    for k, (r, name) in enumerate(rows):
-        rank = out[-1].rank if out and shown(out[-1].ordinal) == shown(r.ordinal) else k + 1
-        out.append(RatingRow(r.player_id, name, profile, r.mu, r.sigma, r.ordinal, r.games, rank))
-    return out
-
-
-def history(session: Session, player_id: int, profile: str, points: int = CHART_POINTS
-            ) -> list[dict[str, Any]]:
-    """At most ``points`` steps of a player's rating in one profile, spread evenly over
-    their games (the first and the latest always), for the chart: read by the step
-    numbers, so it costs the same after 10 games or 10,000."""
-    rs = RatingStep
-    n = session.scalar(select(func.max(rs.games))
-                       .where(rs.player_id == player_id, rs.profile == profile)) or 0
-    if not n:
-        return []
-    shown_steps = min(points, n)
-    wanted = sorted({1 + round(k * (n - 1) / max(shown_steps - 1, 1)) for k in range(shown_steps)})
-    rows = session.execute(select(rs.games, rs.game_id, rs.played_at, rs.mu, rs.sigma, rs.points, rs.total,
-                                  rs.wins)
-                           .where(rs.player_id == player_id, rs.profile == profile, rs.games.in_(wanted))
-                           .order_by(rs.games))
-    return [{"games": games, "game_id": game_id, "played_at": at, "mu": mu, "sigma": sigma,
-             "ordinal": ordinal(mu, sigma), "shown": shown(ordinal(mu, sigma)), "points": pts,
-             "total": total, "wins": wins}
-            for games, game_id, at, mu, sigma, pts, total, wins in rows]

@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app.errors import ConflictError
-from app.games import hands, queries
+from app.games import game_list, hands, queries
 from app.games.games import import_game, start_game
 from app.models import AuditAction, AuditEntry, Game, GameStatus, Player
 from app.rules import RecordError, score_record
@@ -159,7 +159,7 @@ def test_shared_win_counts_for_each_winner(session):
 def test_list_games_in_progress_first(session):
     done = import_game(session, load_record("ru32_complete.json"))
     open_game = start_game(session, profile="fiestas", players=PLAYERS, first_seat=0)
-    listed = [s.id for s in queries.list_games(session).games]
+    listed = [s.id for s in game_list.list_games(session).games]
     assert listed.index(open_game.id) < listed.index(done.id)
 
 

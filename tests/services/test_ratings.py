@@ -20,8 +20,10 @@ from app.games.games import import_game
 from app.games.imports import import_paths
 from app.models import Game, Player, Rating, RatingStep
 from app.rules import load
+from app.stats.leaderboard import leaderboard
 from app.stats.projections import rebuild as rebuild_results
-from app.stats.ratings import leaderboard, rate_from, shown
+from app.stats.rating_model import shown
+from app.stats.ratings import rate_from
 from app.stats.ratings import rebuild as rebuild_ratings
 from tests.conftest import load_record
 
@@ -193,7 +195,7 @@ def test_rebuild_changes_nothing_when_they_agree_and_repairs_what_differs(app, s
 def test_history_is_spread_over_the_players_games(session):
     for _ in range(5):
         import_game(session, seated("ru32", ["Ana", "Beto", "Carla", "Dani"]))
-    from app.stats.ratings import history
+    from app.stats.leaderboard import history
 
     ana = int(session.scalar(select(Player.id).where(Player.name == "Ana")))
     assert [s["games"] for s in history(session, ana, "ru32", points=3)] == [1, 3, 5]

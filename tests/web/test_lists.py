@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import event, select
 
 from app.db import get_db
-from app.games import hands, queries
+from app.games import game_list, hands, queries
 from app.games.games import import_game, start_game
 from app.games.imports import check_one, write_chunk
 from app.models import Player, StoredResult
@@ -36,7 +36,7 @@ def add_games(session, n: int, day: date | None = None, offset: int = 0) -> list
 def walk(session, f=None, limit=4, between_pages=None) -> list[int]:
     seen, cursor = [], None
     while True:
-        page = queries.list_games(session, f, cursor, limit=limit)
+        page = game_list.list_games(session, f, cursor, limit=limit)
         seen += [g.id for g in page.games]
         if page.next_cursor is None:
             return seen
@@ -59,7 +59,7 @@ def test_pages_in_progress_first_then_newest_first(session):
     order = walk(session)
     assert order == expected_order(session)
     assert len(order) == 19 == len(set(order))
-    page = queries.list_games(session, limit=100)
+    page = game_list.list_games(session, limit=100)
     complete = [g.complete for g in page.games]
     assert complete == sorted(complete)   # every in-progress game before every finished one
 
@@ -91,7 +91,7 @@ def test_no_offset_in_any_list_query(app, session):
     try:
         pid = session.scalar(select(Player.id).where(Player.name == PLAYERS[0]))
         walk(session, limit=2)
-        walk(session, queries.GameFilter(player_id=pid), limit=2)
+        walk(session, game_list.GameFilter(player_id=pid), limit=2)
     finally:
         event.remove(engine, "before_cursor_execute", record)
     assert statements
@@ -106,11 +106,11 @@ def test_filters_list_exactly_the_matching_games(session, case):
     add_games(session, 4, offset=16)
     guest = session.scalar(select(Player.id).where(Player.name == "Guest 1"))
     rows = session.scalars(select(StoredResult)).all()
-    f = {"player": queries.GameFilter(player_id=guest),
-         "profile": queries.GameFilter(profile="ru32"),
-         "status": queries.GameFilter(status="in_progress"),
-         "days": queries.GameFilter(date_from=date(2026, 1, 1), date_to=date(2026, 2, 5)),
-         "all": queries.GameFilter(player_id=guest, profile="rifki", status="complete",
+    f = {"player": game_list.GameFilter(player_id=guest),
+         "profile": game_list.GameFilter(profile="ru32"),
+         "status": game_list.GameFilter(status="in_progress"),
+         "days": game_list.GameFilter(date_from=date(2026, 1, 1), date_to=date(2026, 2, 5)),
+         "all": game_list.GameFilter(player_id=guest, profile="rifki", status="complete",
                                    date_from=date(2026, 2, 5), date_to=date(2026, 2, 5))}[case]
 
     def keep(r):
@@ -127,7 +127,7 @@ def test_filters_list_exactly_the_matching_games(session, case):
 
 
 def test_list_page_filters_and_next_link(client, app, monkeypatch):
-    monkeypatch.setattr(queries, "PAGE_SIZE", 3)
+    monkeypatch.setattr(game_list, "PAGE_SIZE", 3)
     from app.db import get_session
 
     with app.app_context():

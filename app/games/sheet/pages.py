@@ -12,8 +12,8 @@ from flask_babel import gettext as _
 from app.accounts.auth import actor, known_game_access, user
 from app.db import get_session
 from app.errors import BadInput, ConflictError, NothingChanged
+from app.games import game_list, queries
 from app.games import games as games_service
-from app.games import queries
 from app.games.forms import FirstSeatForm, ImportForm, NewGameForm, option_field_name
 from app.games.sheet import changelog
 from app.games.sheet.view import render_sheet
@@ -34,21 +34,21 @@ def _user_id() -> int | None:
     return u.id if u is not None else None
 
 
-def list_filter(form: GameFilterForm) -> tuple[queries.GameFilter, dict[str, Any]]:
+def list_filter(form: GameFilterForm) -> tuple[game_list.GameFilter, dict[str, Any]]:
     """The filters of a validated form (a field with an error is left out) and their
     address parameters (for the next page's link)."""
     def ok(name: str) -> Any:
         field = form[name]
         return None if field.errors else (field.data or None)
 
-    f = queries.GameFilter(player_id=ok("player"), profile=ok("profile"), status=ok("status"),
+    f = game_list.GameFilter(player_id=ok("player"), profile=ok("profile"), status=ok("status"),
                            date_from=ok("date_from"), date_to=ok("date_to"))
     params = {k: str(v) for k, v in (("player", f.player_id), ("profile", f.profile), ("status", f.status),
                                      ("date_from", f.date_from), ("date_to", f.date_to)) if v}
     return f, params
 
 
-def filter_form(session: Any) -> tuple[GameFilterForm, queries.GameFilter, dict[str, Any]]:
+def filter_form(session: Any) -> tuple[GameFilterForm, game_list.GameFilter, dict[str, Any]]:
     form = GameFilterForm(formdata=request.args)
     form.set_choices(queries.player_choices(session, keep=request.args.get("player", type=int)))
     form.validate()
@@ -61,7 +61,7 @@ def index() -> Any:
     session = get_session()
     language = lang()
     form, f, params = filter_form(session)
-    page = queries.list_games(session, f, request.args.get("after"))
+    page = game_list.list_games(session, f, request.args.get("after"))
     next_url = url_for("games.index", **params, after=page.next_cursor) if page.next_cursor else None
     status = 400 if any(field.errors for field in form) else 200
     return render_template("games/index.html", games=page.games, profiles=PROFILES, lang=language,
