@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import event, select
 
 from app.db import get_db
-from app.games import game_list, hands, queries
+from app.games import game_list, hands
 from app.games.games import import_game, start_game
 from app.games.imports import check_one, write_chunk
 from app.models import Player, StoredResult
