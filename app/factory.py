@@ -32,6 +32,7 @@ from app.stats import rating_backlog
 from app.stats import season_pages as seasons
 from app.web import errors, prefs, site
 from app.web.messages import init_messages
+from app.web.referee_words import init_referee_words
 from app.web.words import init_words
 
 
@@ -48,6 +49,7 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
     CSRFProtect(app)       # app.extensions['csrf']: the API checks session writes with it
     init_babel(app)
     init_words(app)
+    init_referee_words(app)
     init_messages(app)
     db.init_app(app)
     errors.init_app(app)

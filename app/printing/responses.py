@@ -22,7 +22,7 @@ from app.printing.render import render_pdf
 from app.rules import digest
 from app.web import versions
 from app.web.common import found_or_404, lang
-from app.web.words import confirmation_way
+from app.web.referee_words import confirmation_way
 
 
 def pdf_response(data: bytes, filename: str, key: str | None = None) -> Response:

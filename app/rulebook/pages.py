@@ -17,7 +17,8 @@ from app.rules import PROFILES
 from app.rules.game.record import RULING_KINDS
 from app.web.common import lang
 from app.web.messages import FIELD_LABELS
-from app.web.words import OPTION_LABELS, RULE_DEMANDS, RULE_NAMES, RULING_LABELS
+from app.web.referee_words import RULE_DEMANDS, RULE_NAMES, RULING_LABELS
+from app.web.words import OPTION_LABELS
 
 bp = Blueprint("rules", __name__)
 

@@ -16,7 +16,7 @@ from app.rules.game.hand import HandState
 from app.rules.game.simulate import random_deal
 from app.rules.profiles import PROFILES
 from app.rules.referee.play import RULE_IDS
-from app.web import words
+from app.web import referee_words
 from tests.conftest import PLAYERS, base_record, make_app
 
 
@@ -84,7 +84,7 @@ def test_live_violations_are_the_engines_on_a_finished_hand(en: None, seed: int,
     for card in (c for t in tricks for c in t):
         state.play(card)
     live = rv.live_violations(state, PLAYERS)
-    assert _key(live) == _key([words.violation_row(v, PLAYERS) for v in engine.violations])
+    assert _key(live) == _key([referee_words.violation_row(v, PLAYERS) for v in engine.violations])
     assert state.summary()["points"] == list(engine.played_points)
 
 
@@ -130,8 +130,8 @@ def test_every_rule_has_a_name_a_demand_and_a_sentence_in_both_languages(flask_a
     texts: dict[str, dict[str, tuple[str, str, str]]] = {}
     for lang in ("en", "es"):
         with flask_app.test_request_context(headers={"Accept-Language": lang}):
-            texts[lang] = {r: (str(words.RULE_NAMES[r]), str(words.RULE_DEMANDS[r]),
-                               words.rule_broken(r)) for r in RULE_IDS}
+            texts[lang] = {r: (str(referee_words.RULE_NAMES[r]), str(referee_words.RULE_DEMANDS[r]),
+                               referee_words.rule_broken(r)) for r in RULE_IDS}
     for rule in RULE_IDS:
         for k in range(3):
             assert texts["en"][rule][k], (rule, k)
@@ -140,22 +140,22 @@ def test_every_rule_has_a_name_a_demand_and_a_sentence_in_both_languages(flask_a
 
 
 def test_evidence_and_early_end_in_spanish(es: None) -> None:
-    assert words.evidence_text("9S@6") == "9♠ jugado en la baza 6"
-    assert words.evidence_text("TH@deal") == "10♥ en el reparto"
+    assert referee_words.evidence_text("9S@6") == "9♠ jugado en la baza 6"
+    assert referee_words.evidence_text("TH@deal") == "10♥ en el reparto"
     queens = PROFILES["fiestas"].contracts["no-queens"]
-    assert words.early_end_text(queens, 9) == \
+    assert referee_words.early_end_text(queens, 9) == \
         "Mano terminada tras la baza 9: se ha llevado la última dama."
-    assert words.rule_name("kh-discard") == "Descarte obligado del rey de corazones"
+    assert referee_words.rule_name("kh-discard") == "Descarte obligado del rey de corazones"
 
 
 def test_early_end_says_what_was_taken(en: None) -> None:
     c = PROFILES["ru32"].contracts
-    assert "the last queen is taken" in words.early_end_text(c["no-girls"], 5)
-    assert "the K♥ is taken" in words.early_end_text(c["no-king"], 2)
-    assert "the last heart is taken" in words.early_end_text(c["no-hearts"], 6)
-    assert "the last king is taken" in words.early_end_text(c["no-boys"], 6)
+    assert "the last queen is taken" in referee_words.early_end_text(c["no-girls"], 5)
+    assert "the K♥ is taken" in referee_words.early_end_text(c["no-king"], 2)
+    assert "the last heart is taken" in referee_words.early_end_text(c["no-hearts"], 6)
+    assert "the last king is taken" in referee_words.early_end_text(c["no-boys"], 6)
     men = PROFILES["fiestas"].contracts["no-men"]
-    assert "king and the last jack" in words.early_end_text(men, 10)
+    assert "king and the last jack" in referee_words.early_end_text(men, 10)
 
 
 def test_deal_picker_fills_the_last_seat(en: None) -> None:

@@ -15,17 +15,16 @@ from app.rules.profiles import ELEMENTS
 from app.web.messages import TERM_IDS, translate_error
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT / "app" / "rules"
-SERVICES = ROOT / "app" / "services"
+APP = ROOT / "app"
 CATALOG = ROOT / "translations" / "es" / "LC_MESSAGES" / "messages.po"
 ERRORS = {"RecordError", "InputError", "RuleError", "SumError"}
 PLACEHOLDER = re.compile(r"%\((\w+)\)([sr])")
 
 
 def _calls() -> list[tuple[str, ast.Call]]:
-    """Every call in the engine and in the services (whose problems are engine errors too)."""
+    """Every call in the engine and in the rest of app/ (whose problems are engine errors too)."""
     out = []
-    for path in sorted(RULES.glob("*.py")) + sorted(SERVICES.glob("*.py")):
+    for path in sorted(APP.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
                 out.append((f"{path.parent.name}/{path.name}:{node.lineno}", node))

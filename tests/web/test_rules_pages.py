@@ -9,7 +9,7 @@ import pytest
 
 from app.rulebook.rulebook import rulebook
 from app.rules import PROFILES
-from app.web.words import RULE_NAMES, RULING_LABELS
+from app.web.referee_words import RULE_NAMES, RULING_LABELS
 
 DOCS = Path(__file__).resolve().parent.parent.parent / "docs" / "rules.md"
 

@@ -11,7 +11,7 @@ import pytest
 from app.collation import by_name, name_key
 from app.games.sheet import changelog
 from app.rules import RecordError, load
-from app.web import words
+from app.web import referee_words, words
 from app.web.messages import PLURALS, translate_error
 from tests.conftest import PLAYERS, base_record
 
@@ -41,7 +41,7 @@ def test_signed_cards_and_calls_have_one_spelling(app: Any) -> None:
         assert words.call_text("owner:accept", PLAYERS, 2) == "Carla: acepta: vendida"
         assert words.call_text("3:-2", PLAYERS, 2) == "Dani: −2"
         assert words.call_text("0:pass", PLAYERS, None) == "Ana: paso"
-        assert words.ruling_label("charge-offender") == "cargar al infractor"
+        assert referee_words.ruling_label("charge-offender") == "cargar al infractor"
 
 
 def test_decimals_days_and_payments_have_one_spelling(app: Any) -> None:

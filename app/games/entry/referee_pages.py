@@ -35,7 +35,7 @@ from app.rules.game.hand import HandState
 from app.security import id_arg
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
 from app.web.messages import problem_text, translate_error
-from app.web.words import violation_row
+from app.web.referee_words import violation_row
 
 bp = Blueprint("referee", __name__)
 bp.add_app_template_filter(view_of.weights_text, "weights_text")

@@ -20,21 +20,15 @@ from app.rules.cards import BIT, SUIT_MASK, SUITS, Card, cards_of
 from app.rules.errors import InputError
 from app.rules.game.hand import HandState, turn_order
 from app.web.messages import translate_error
-from app.web.words import (
+from app.web.referee_words import (
     RULING_LABELS,
-    SUIT_SYMBOLS,
-    _,
-    card_face,
-    card_view,
-    current_lang,
     early_end_text,
     explanation_text,
     rule_demand,
     rule_name,
-    signed,
-    suit_color,
     violation_row,
 )
+from app.web.words import SUIT_SYMBOLS, _, card_face, card_view, current_lang, signed, suit_color
 
 
 def deck_by_suit(profile: Any) -> list[dict[str, Any]]:

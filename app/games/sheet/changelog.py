@@ -14,7 +14,8 @@ from flask_babel import ngettext
 
 from app.rules.profiles import ELEMENTS
 from app.web.messages import field_label
-from app.web.words import MINUS, SUIT_SYMBOLS, _, call_text, card_face, contract_name, ruling_label, signed
+from app.web.referee_words import ruling_label
+from app.web.words import MINUS, SUIT_SYMBOLS, _, call_text, card_face, contract_name, signed
 
 ARROW = " → "
 
