@@ -63,7 +63,7 @@ DEFAULTS: dict[str, Any] = {
     # The search time of one analysis of a disputed play (app/api/analysis.py, ANALYSIS.md
     # §2: every request answers within 10 s); past it the values are sound bounds.
     "ANALYSIS_BUDGET_S": BUDGET_S,
-    # The search time of all the alternatives the hand page shows (app/games/entry/deal_viewer.py),
+    # The search time of all the alternatives the hand page shows (app/games/referee/deal_viewer.py),
     # shared among its violations: short, so the page answers fast; past it, bounds.
     "ANALYSIS_PAGE_BUDGET_S": 1.5,
 }

@@ -10,7 +10,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import commands, db, security, user_commands
 from app.accounts import account_pages as account
-from app.accounts import auth
+from app.accounts import auth, login_pages
 from app.accounts import user_pages as users
 from app.api import analysis as api_analysis
 from app.api import calls as api_calls
@@ -19,7 +19,9 @@ from app.api import v1
 from app.config import load_config
 from app.events import pages as events
 from app.games.entry import hand_pages as hands
-from app.games.entry import referee_pages as referee
+from app.games.entry import offline_pages as offline
+from app.games.referee import hand_pages as hand_record
+from app.games.referee import trick_pages as referee
 from app.games.sheet import fast_poll, live, share
 from app.games.sheet import pages as games
 from app.games.table import call_pages as calls
@@ -58,8 +60,8 @@ def build_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     auth.init_app(app)
 
-    for module in (games, hands, live, players, prefs, referee, seasons, site, rules, share, table,
-                   users, account, events, calls):
+    for module in (login_pages, games, hands, offline, live, players, prefs, referee, hand_record, seasons,
+                   site, rules, share, table, users, account, events, calls):
         app.register_blueprint(module.bp)
 
     printing.init_app(app, build_app)   # a bulk export's render processes build their apps with it

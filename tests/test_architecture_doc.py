@@ -11,7 +11,7 @@ REPO = Path(__file__).resolve().parent.parent
 DOC = (REPO / "docs" / "architecture.md").read_text()
 
 #: The chain, first to last: a module may import its own link and the ones before it. Each
-#: feature package (app/stats, app/accounts, app/games and its three parts, app/players,
+#: feature package (app/stats, app/accounts, app/games and its four parts, app/players,
 #: app/rulebook, app/events, app/printing, app/api) has two links: its operations on the first
 #: half (no Flask, Babel, Jinja or forms: tests/test_architecture.py), its pages, forms and
 #: responses on the second. A file named on a link belongs to it even inside a folder named
@@ -26,21 +26,24 @@ CHAIN: list[tuple[str, list[str]]] = [
     ("games table", ["app/games/table"]),
     ("games", ["app/games"]),
     ("games entry", ["app/games/entry"]),
+    ("games referee", ["app/games/referee"]),
     ("players", ["app/players"]),
     ("rulebook", ["app/rulebook"]),
     ("events", ["app/events"]),
     ("printing", ["app/printing"]),
     ("api operations", ["app/api/views.py"]),
     ("site pages", ["app/web"]),
-    ("accounts pages", ["app/accounts/forms.py", "app/accounts/auth.py", "app/accounts/account_pages.py",
-                        "app/accounts/user_pages.py"]),
+    ("accounts pages", ["app/accounts/forms.py", "app/accounts/auth.py", "app/accounts/login_pages.py",
+                        "app/accounts/account_pages.py", "app/accounts/user_pages.py"]),
     ("games table pages", ["app/games/table/forms.py", "app/games/table/pages.py",
                            "app/games/table/call_pages.py"]),
     ("games pages", ["app/games/forms.py", "app/games/idempotent.py"]),
-    ("games entry pages", ["app/games/entry/forms.py", "app/games/entry/referee_forms.py",
-                           "app/games/entry/referee_view.py", "app/games/entry/deal_viewer.py",
-                           "app/games/entry/ahead.py", "app/games/entry/hand_pages.py",
-                           "app/games/entry/referee_pages.py"]),
+    ("games entry pages", ["app/games/entry/forms.py", "app/games/entry/ahead.py",
+                           "app/games/entry/hand_pages.py", "app/games/entry/offline_pages.py"]),
+    ("games referee pages", ["app/games/referee/forms.py", "app/games/referee/deal_viewer.py",
+                             "app/games/referee/deal_step.py",
+                             "app/games/referee/view.py", "app/games/referee/trick_pages.py",
+                             "app/games/referee/hand_pages.py"]),
     ("printing pages", ["app/printing/__init__.py", "app/printing/responses.py", "app/printing/event_job.py",
                         "app/printing/runner.py", "app/printing/pool.py", "app/printing/views.py"]),
     ("games sheet pages", ["app/games/sheet"]),

@@ -1,4 +1,5 @@
-"""Accounts on the web: log in and out, the first director, and who may do what.
+"""Accounts on the web: who may do what, and the login's session (the login, logout and
+first-director pages themselves are app/accounts/login_pages.py).
 
 Every request passes `guard` (a ``before_request`` of the app), so a new route is
 protected the day it is added:
@@ -25,35 +26,26 @@ from datetime import date
 from typing import Any
 
 from flask import (
-    Blueprint,
     Flask,
     current_app,
-    flash,
     g,
-    make_response,
     redirect,
-    render_template,
     request,
     url_for,
 )
 from flask import session as cookie_session
 from flask_babel import gettext as _
-from flask_login import LoginManager, current_user, login_user, logout_user
+from flask_login import LoginManager, current_user, login_user
 from flask_wtf.csrf import generate_csrf
 
-from app.accounts import accounts, throttle, tokens
+from app.accounts import accounts, tokens
 from app.accounts.accounts import Access
-from app.accounts.forms import FirstDirectorForm, LoginForm, LogoutForm
 from app.db import get_session
-from app.errors import BadInput
 from app.games import queries
 from app.games.table import confirm
 from app.models import Game, Role, User
 from app.web.common import safe_next
 from app.web.errors import error_response, wants_json
-from app.web.messages import service_text
-
-bp = Blueprint("auth", __name__)
 
 #: Login and seat-PIN guesses are counted in the database: app/accounts/throttle.py.
 
@@ -157,7 +149,7 @@ def sheet_locked(game_id: int) -> bool:
     return game is not None and confirm.is_locked(get_session(), game)
 
 
-def _has_users() -> bool:
+def has_users() -> bool:
     """Whether any user exists (remembered once true: users are never all removed)."""
     if current_app.extensions.get("kingsheet_has_users"):
         return True
@@ -244,7 +236,7 @@ def guard() -> Any:
         return refusal
     if endpoint is None or is_public(endpoint):
         return None
-    if not _has_users() and not wants_json():
+    if not has_users() and not wants_json():
         return redirect(url_for("auth.setup"))
     if _login_only(endpoint):
         return login_only_guard(endpoint)
@@ -316,7 +308,7 @@ def renewal_due(data: Mapping[str, Any]) -> bool:
     return bool(data.get("_permanent")) and data.get("_renewed") != date.today().isoformat()
 
 
-def _new_csrf_token() -> None:
+def new_csrf_token() -> None:
     """Replaces the session's CSRF token, in the answer that changes the session anyway: the
     pages opened next (and the service worker's background pages, at the same moment)
     all find this one, so none of them writes a token of its own into the cookie."""
@@ -328,79 +320,12 @@ def _new_csrf_token() -> None:
 
 def start_session(found: User) -> None:
     """Logs `found` in on this browser, with a CSRF token the anonymous page never had."""
-    _new_csrf_token()
+    new_csrf_token()
     login_user(found)
     # kept when the phone's browser is closed (PERMANENT_SESSION_LIFETIME): hands waiting in
     # its outbox are sent when it opens again; logging out or a new password still ends it
     cookie_session.permanent = True
     _renew_daily()
-
-
-# --- pages -----------------------------------------------------------------------------
-
-def too_many(e: throttle.Throttled) -> Any:
-    """429 with Retry-After, in the page's language."""
-    response = make_response(error_response(429, "too-many", _(
-        "Too many attempts from this address: wait a minute and try again.")))
-    response.headers["Retry-After"] = str(e.retry_after)
-    return response
-
-
-@bp.route("/login", methods=["GET", "POST"])
-def login() -> Any:
-    if not _has_users():
-        return redirect(url_for("auth.setup"))
-    form = LoginForm()
-    next_url = safe_next(request.values.get("next"))
-    error = None
-    if form.validate_on_submit():
-        try:
-            attempt = throttle.login_attempt(get_session(), form.username.data,
-                                             request.remote_addr or "?")
-        except throttle.Throttled as e:
-            return too_many(e)
-        found = accounts.authenticate(get_session(), form.username.data, form.password.data)
-        if found is not None:
-            throttle.login_succeeded(get_session(), attempt)
-            start_session(found)
-            return redirect(next_url, 303)
-        error = _("Wrong user name or password.")
-    status = 401 if request.method == "POST" else 200
-    return render_template("auth/login.html", form=form, next_url=next_url, error=error), status
-
-
-@bp.post("/logout")
-def logout() -> Any:
-    if LogoutForm().validate_on_submit():
-        u = user()
-        if u is not None and not by_token():
-            accounts.log_out(get_session(), u)   # every copy of the cookie is logged out too
-        logout_user()
-        _new_csrf_token()
-        flash(_("You are logged out."))
-    return redirect(url_for("auth.login"), 303)
-
-
-@bp.route("/setup", methods=["GET", "POST"])
-def setup() -> Any:
-    """The first visit of an empty club: create the first director (only while no user
-    exists), who is then logged in."""
-    if _has_users():
-        return redirect(url_for("auth.login"))
-    form = FirstDirectorForm()
-    if form.validate_on_submit():
-        try:
-            director = accounts.create_first_director(get_session(), form.username.data, form.password.data)
-        except BadInput as e:
-            form[e.field].errors = [*form[e.field].errors, service_text(e)]
-            if e.text == accounts.FIRST_DIRECTOR_EXISTS:   # another first visit won the race
-                return render_template("auth/setup.html", form=form), 409
-        else:
-            current_app.extensions["kingsheet_has_users"] = True
-            start_session(director)
-            flash(_("Welcome, %(name)s: you are the club's director.", name=director.username))
-            return redirect(url_for("games.index"), 303)
-    return render_template("auth/setup.html", form=form), 400 if request.method == "POST" else 200
 
 
 def init_app(app: Flask) -> None:
@@ -413,7 +338,6 @@ def init_app(app: Flask) -> None:
     manager.user_loader(load_user)
     manager.init_app(app)
     app.before_request(guard)
-    app.register_blueprint(bp)
     # globals (not a context processor): imported macros see them too
     app.add_template_global(game_access, "game_access")
     app.add_template_global(sheet_locked, "sheet_locked")

@@ -21,7 +21,7 @@ from flask_babel import gettext as _
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from app.api import v1
+from app.api import answers, v1
 from app.rules import RecordError
 from app.rules.limits import read_json
 from app.rules.search.analysis import BUDGET_S, MISSING, analyse, analyse_request
@@ -73,8 +73,8 @@ def _budget() -> float:
     return float(current_app.config.get("ANALYSIS_BUDGET_S", BUDGET_S))
 
 
-def _refused(e: RecordError) -> Any:
-    return v1._error(422, e.code, translate_error(e), e.field)
+def refused(e: RecordError) -> Any:
+    return answers.error_answer(422, e.code, translate_error(e), e.field)
 
 
 @bp.route("/analysis", methods=["POST"])
@@ -86,15 +86,15 @@ def _refused(e: RecordError) -> Any:
 @v1._errors(400, 422)
 def analyse_post() -> Any:
     if not request.is_json:
-        return v1._error(400, "json-required", _("Send the record as application/json."))
+        return answers.error_answer(400, "json-required", _("Send the record as application/json."))
     try:
         body = read_json(request.get_data())
     except RecordError as e:              # not JSON at all
-        return v1._error(400, e.code, translate_error(e), e.field)
+        return answers.error_answer(400, e.code, translate_error(e), e.field)
     try:
         return jsonify(analyse_request(body, _budget()))
     except RecordError as e:
-        return _refused(e)
+        return refused(e)
 
 
 def _query_int(name: str) -> object:
@@ -117,19 +117,19 @@ QUERY = [{"in": "query", "name": "trick", "required": True, "schema": {"type": "
 @bp.response(200, AnalysisAnswer)
 @v1._errors(401, 404, 422)
 def analyse_stored(game_id: int, n: int) -> Any:
-    game = v1._game_or_404_json(game_id)
+    game = answers.game_or_404_json(game_id)
     record = game.record
     try:
         return jsonify(analyse(record, n - 1, _query_int("trick"), _query_int("seat"), _budget()))
     except RecordError as e:
         if e.field == "hand" and e.code == "range":
             count = len(record.get("hands") or [])
-            return v1._error(422, "range", _("The game has no hand %(n)s (it has %(count)s).",
+            return answers.error_answer(422, "range", _("The game has no hand %(n)s (it has %(count)s).",
                                              n=n, count=count), "hand")
-        return _refused(e)
+        return refused(e)
 
 
-@bp.errorhandler(v1._Refusal)
+@bp.errorhandler(answers.Refusal)
 def _refusal(e: Any) -> Any:
     return e.response
 

@@ -17,7 +17,7 @@ from marshmallow import fields, validate
 from werkzeug.exceptions import UnprocessableEntity
 
 from app.accounts.auth import actor, user
-from app.api import v1
+from app.api import answers, shapes, v1
 from app.api.schemas import ErrorAnswer, _Strict
 from app.db import get_session
 from app.games import queries
@@ -95,14 +95,15 @@ def _answer(call: DirectorCall, status: int) -> Any:
 def open_call(body: dict[str, Any], game_id: int) -> Any:
     game = queries.get_game(get_session(), game_id)
     if game is None:
-        return v1._error(404, "not-found", _("There is no such game."))
+        return answers.error_answer(404, "not-found", _("There is no such game."))
     if not calls.may_call(get_session(), user(), game):
-        return v1._error(403, "forbidden", _("Only the game's players and its scorers call the director."))
+        return answers.error_answer(403, "forbidden",
+                                    _("Only the game's players and its scorers call the director."))
 
     def carry_out() -> Any:
         found, made = calls.open_call(get_session(), game, user=user(), who=actor(), note=body.get("note"))
         return _answer(found, 201 if made else 200)
-    return v1._write(carry_out)
+    return answers.idempotent_write(carry_out)
 
 
 @bp.route("/calls", methods=["GET"])
@@ -124,20 +125,20 @@ def list_calls(status: str = "open") -> Any:
 def answer_call(body: dict[str, Any], call_id: int) -> Any:
     found = calls.get_call(get_session(), call_id)
     if found is None:
-        return v1._error(404, "not-found", _("There is no such call."))
+        return answers.error_answer(404, "not-found", _("There is no such call."))
 
     def carry_out() -> Any:
         try:
             answered = calls.answer_call(get_session(), found, user=user(), who=actor(), note=body["note"])
         except calls.AlreadyAnswered as e:
             get_session().rollback()
-            return v1._error(409, "answered", _("%(who)s answered this call already.",
+            return answers.error_answer(409, "answered", _("%(who)s answered this call already.",
                                                 who=e.call.answered_by or "?"))
         return _answer(answered, 200)
-    return v1._write(carry_out)
+    return answers.idempotent_write(carry_out)
 
 
-@bp.errorhandler(v1._Refusal)
+@bp.errorhandler(answers.Refusal)
 def _refusal(e: Any) -> Any:
     return e.response
 
@@ -145,8 +146,8 @@ def _refusal(e: Any) -> Any:
 @bp.errorhandler(UnprocessableEntity)
 def _bad_shape(e: UnprocessableEntity) -> Any:
     """A body or query of the wrong shape: 422 naming its key (``note``, ``status``)."""
-    field, message = v1._first_message((getattr(e, "data", None) or {}).get("messages", {}))
-    return v1._error(422, "shape", message, field)
+    field, message = shapes.first_message((getattr(e, "data", None) or {}).get("messages", {}))
+    return answers.error_answer(422, "shape", message, field)
 
 
 bp.before_request(v1._csrf_for_sessions)

@@ -19,7 +19,7 @@ from marshmallow import fields, validate
 from werkzeug.exceptions import UnprocessableEntity
 
 from app.accounts.auth import actor, user
-from app.api import v1
+from app.api import answers, v1
 from app.api.schemas import ID, PROFILE_IDS, ErrorAnswer, Json, _Strict
 from app.db import get_session
 from app.errors import BadInput
@@ -138,7 +138,7 @@ class EventList(_Strict):
 def _event_or_404(event_id: int) -> Event:
     event = get_session().get(Event, event_id)
     if event is None:
-        raise v1._Refusal(v1._error(404, "not-found", _("There is no such event.")))
+        raise answers.Refusal(answers.error_answer(404, "not-found", _("There is no such event.")))
     return event
 
 
@@ -197,7 +197,7 @@ def new_event(body: dict[str, Any]) -> Any:
         event = events.create_event(get_session(), spec, who=actor(), user_id=u.id if u else None,
                                     seed=body.get("seed"))
         return _created(event)
-    return v1._write(carry_out)
+    return answers.idempotent_write(carry_out)
 
 
 @bp.route("/events/<int:event_id>", methods=["GET"])
@@ -225,9 +225,10 @@ def draw_round(body: dict[str, Any], event_id: int) -> Any:
                                    seed=body.get("seed"))
         except events.RoundOpen as e:
             get_session().rollback()
-            return v1._error(409, "round-open", service_text(e), "force", open_tables=e.open_tables)
+            return answers.error_answer(409, "round-open", service_text(e), "force",
+                                        open_tables=e.open_tables)
         return _created(found)
-    return v1._write(carry_out)
+    return answers.idempotent_write(carry_out)
 
 
 def _named(fields_: dict[str, str], act: Callable[[], Any]) -> Any:
@@ -246,7 +247,7 @@ def _changed(event_id: int, fields_: dict[str, str], act: Callable[[Event], Any]
         found = _event_or_404(event_id)
         _named(fields_, lambda: act(found))
         return jsonify(event_body(found))
-    return v1._write(carry_out)
+    return answers.idempotent_write(carry_out)
 
 
 @bp.route("/events/<int:event_id>/swap", methods=["POST"])
@@ -296,7 +297,7 @@ def event_standings(event_id: int) -> Any:
             for r in table.rows]
 
 
-@bp.errorhandler(v1._Refusal)
+@bp.errorhandler(answers.Refusal)
 def _refusal(e: Any) -> Any:
     return e.response
 

@@ -9,31 +9,31 @@ their schemas (flask-smorest) at ``/api/v1/openapi.json``; ``/api/v1/docs`` read
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, request
 from flask_babel import gettext as _
-from flask_smorest import Api, Blueprint
-from werkzeug.exceptions import MethodNotAllowed, UnprocessableEntity
+from flask_smorest import Blueprint
+from werkzeug.exceptions import UnprocessableEntity
 
 from app.accounts.accounts import can_score
 from app.accounts.auth import actor, by_token, director_reason, user
-from app.accounts.throttle import Throttled
 from app.api import schemas as s
 from app.api import views as api_views
+from app.api.answers import Refusal, error_answer, expected_version, game_or_404_json, idempotent_write
+from app.api.document import QuietApi, docs_page, http_headers
+from app.api.shapes import first_message
 from app.db import get_session
-from app.errors import BadInput, ConflictError, ForbiddenError, LockedError, NothingChanged, SheetChanged
-from app.games import game_list, games, hands, idempotency, queries
-from app.games.idempotent import carried_out_once
+from app.errors import BadInput, NothingChanged
+from app.games import game_list, games, hands, queries
 from app.models import Game, Player
 from app.players import roster
 from app.rules import PROFILES, RecordError, score_record
 from app.rules.limits import read_json
 from app.stats import standings
 from app.web import versions
-from app.web.messages import service_text, translate_error
+from app.web.messages import translate_error
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1",
                description="Games, hands, confirmations, players and standings of kingsheet.")
@@ -42,7 +42,6 @@ ERRORS = {400: "bad request", 401: "no or a bad token", 403: "not allowed", 404:
           409: "locked game or a write in progress", 412: "stale If-Match",
           422: "refused (the field says where)", 428: "If-Match missing",
           429: "too many wrong PINs: the seat waits (Retry-After)"}
-IF_MATCH = re.compile(r'^(?:W/)?"v([0-9]{1,10})"$')   # a version is an integer column
 SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
 #: The headers of a write to a game, as the document names them.
 WRITE_HEADERS: list[dict[str, Any]] = [
@@ -60,84 +59,7 @@ def _errors(*codes: int) -> Callable[[Any], Any]:
     return wrap
 
 
-def _error(status: int, code: str, message: str, field: str | None = None,
-           **extra: Any) -> Any:
-    response = jsonify({"error": {"code": code, "message": message, "field": field}, **extra})
-    response.status_code = status
-    return response
-
-
-def _expected_version(game: Game) -> int:
-    """The version ``If-Match`` names (428 without one, 412 when stale)."""
-    header = request.headers.get("If-Match")
-    if header is None:
-        raise _Refusal(_error(428, "if-match-required", _('Send If-Match: "v<version>" (the '
-                              "version you read)."), "If-Match", version=game.version))
-    found = IF_MATCH.match(header.strip())
-    if found is None or int(found.group(1)) != game.version:
-        raise _Refusal(_error(412, "stale", _("The game has changed since that version."),
-                              "If-Match", version=game.version))
-    return int(found.group(1))
-
-
-class _Refusal(Exception):
-    def __init__(self, response: Any) -> None:
-        super().__init__()
-        self.response = response
-
-
 # --- writes: idempotent ------------------------------------------------------------------
-
-def _answer_of(response: Any) -> idempotency.Answer:
-    headers = {k: v for k, v in response.headers.items() if k in ("ETag", "Location")}
-    return idempotency.Answer(response.status_code, response.get_json(), headers)
-
-
-def _response_of(answer: idempotency.Answer) -> Any:
-    response = jsonify(answer.body)
-    response.status_code = answer.status
-    for k, v in answer.headers.items():
-        response.headers[k] = v
-    response.headers["Idempotent-Replayed"] = "true"
-    return response
-
-
-def _refused(e: Exception, game: Game | None) -> Any:
-    """The answer of a write the services refused (nothing was written)."""
-    if isinstance(e, _Refusal):
-        return e.response
-    if isinstance(e, RecordError):
-        return _error(422, e.code, translate_error(e), e.field)
-    if isinstance(e, LockedError):
-        return _error(409, "locked", service_text(e), "reason")
-    if isinstance(e, ConflictError):
-        return _error(412, "stale", str(e), "If-Match", version=e.current_version)
-    if isinstance(e, ForbiddenError):
-        return _error(403, "forbidden", service_text(e))
-    if isinstance(e, Throttled):
-        response = _error(429, "too-many", _("Too many wrong PINs for this seat: wait and try "
-                          "again."), "pin")
-        response.headers["Retry-After"] = str(e.retry_after)
-        return response
-    if isinstance(e, SheetChanged):
-        return _error(409, "sheet-changed", service_text(e), e.field, version=e.current_version)
-    assert isinstance(e, BadInput)
-    return _error(422, "input", service_text(e), e.field)
-
-
-REFUSED = (_Refusal, RecordError, LockedError, ConflictError, ForbiddenError, BadInput, Throttled)
-
-
-def _write(carry_out: Callable[[], Any], game: Game | None = None) -> Any:
-    """Carries out a write once per ``Idempotency-Key`` (without one: every time)."""
-    def attempt() -> Any:
-        try:
-            return carry_out()
-        except REFUSED as e:
-            get_session().rollback()
-            return _refused(e, game)
-
-    return carried_out_once(attempt, _answer_of, _response_of, _error)
 
 
 # --- routes --------------------------------------------------------------------------------
@@ -151,15 +73,15 @@ def _write(carry_out: Callable[[], Any], game: Game | None = None) -> Any:
 @_errors(400, 422)
 def score() -> Any:
     if not request.is_json:
-        return _error(400, "json-required", _("Send the record as application/json."))
+        return error_answer(400, "json-required", _("Send the record as application/json."))
     try:
         data = read_json(request.get_data())
     except RecordError as e:              # not JSON at all
-        return _error(400, e.code, translate_error(e), e.field)
+        return error_answer(400, e.code, translate_error(e), e.field)
     try:
         return jsonify(score_record(data))
     except RecordError as e:
-        return _error(422, e.code, translate_error(e), e.field)
+        return error_answer(422, e.code, translate_error(e), e.field)
 
 
 @bp.route("/games", methods=["GET"])
@@ -170,7 +92,7 @@ def score() -> Any:
 @_errors(401, 422)
 def list_games(**args: Any) -> Any:
     if args.get("cursor") and game_list.Cursor.decode(args["cursor"]) is None:
-        return _error(422, "cursor", _("Not a cursor of this list: send next_cursor back as it "
+        return error_answer(422, "cursor", _("Not a cursor of this list: send next_cursor back as it "
                       "came (without one: the first page)."), "cursor")
     return api_views.game_page(get_session(), **args)
 
@@ -196,7 +118,7 @@ def new_game(body: dict[str, Any]) -> Any:
         response.headers["ETag"] = f'"{versions.game_tag(game.version)}"'
         response.headers["Location"] = f"/api/v1/games/{game.id}"
         return response
-    return _write(carry_out)
+    return idempotent_write(carry_out)
 
 
 @bp.route("/games/<int:game_id>", methods=["GET"])
@@ -208,9 +130,9 @@ def new_game(body: dict[str, Any]) -> Any:
 def game(game_id: int) -> Any:
     stamp = queries.game_stamp(get_session(), game_id)
     if stamp is None:
-        return _error(404, "not-found", _("There is no such game."))
+        return error_answer(404, "not-found", _("There is no such game."))
     return versions.answer(versions.game_tag(stamp.version),
-                           lambda: jsonify(api_views.game_body(get_session(), _game_or_404_json(game_id))))
+                           lambda: jsonify(api_views.game_body(get_session(), game_or_404_json(game_id))))
 
 
 def _saved(game: Game, index: int, status: int) -> Any:
@@ -226,7 +148,7 @@ def _saved(game: Game, index: int, status: int) -> Any:
 def _hand_body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise _Refusal(_error(422, "hand-required", _("Send one hand (RECORD.md) as a JSON object."),
+        raise Refusal(error_answer(422, "hand-required", _("Send one hand (RECORD.md) as a JSON object."),
                               "hand"))
     return data
 
@@ -239,10 +161,10 @@ def _hand_body() -> dict[str, Any]:
         parameters=WRITE_HEADERS)
 @_errors(401, 403, 404, 409, 412, 422, 428)
 def add_hand(_shape: dict[str, Any], game_id: int, reason: str | None = None) -> Any:
-    game = _game_or_404_json(game_id)
+    game = game_or_404_json(game_id)
 
     def carry_out() -> Any:
-        expected = _expected_version(game)
+        expected = expected_version(game)
         hand = _hand_body()
         index = len(game.hands)
         try:
@@ -256,10 +178,10 @@ def add_hand(_shape: dict[str, Any], game_id: int, reason: str | None = None) ->
             if not problems:
                 raise
             first = problems[0]
-            raise _Refusal(_error(422, first["code"], first["message"], first["field"],
+            raise Refusal(error_answer(422, first["code"], first["message"], first["field"],
                                   problems=problems)) from None
         return _saved(saved, len(saved.hands) - 1, 201)
-    return _write(carry_out, game)
+    return idempotent_write(carry_out, game)
 
 
 @bp.route("/games/<int:game_id>/hands/<int:n>", methods=["PUT"])
@@ -270,10 +192,10 @@ def add_hand(_shape: dict[str, Any], game_id: int, reason: str | None = None) ->
         parameters=WRITE_HEADERS)
 @_errors(401, 403, 404, 409, 412, 422, 428)
 def replace_hand(_shape: dict[str, Any], game_id: int, n: int, reason: str | None = None) -> Any:
-    game = _game_or_404_json(game_id)
+    game = game_or_404_json(game_id)
 
     def carry_out() -> Any:
-        expected = _expected_version(game)
+        expected = expected_version(game)
         hand = _hand_body()
         try:
             saved = hands.replace_hand(get_session(), game, n - 1, hand, expected_version=expected,
@@ -281,7 +203,7 @@ def replace_hand(_shape: dict[str, Any], game_id: int, n: int, reason: str | Non
         except NothingChanged:      # the hand as it is stored: nothing to write, the same version
             saved = game
         return _saved(saved, n - 1, 200)
-    return _write(carry_out, game)
+    return idempotent_write(carry_out, game)
 
 
 @bp.route("/games/<int:game_id>/hands/last", methods=["DELETE"])
@@ -291,14 +213,14 @@ def replace_hand(_shape: dict[str, Any], game_id: int, n: int, reason: str | Non
         parameters=WRITE_HEADERS)
 @_errors(401, 403, 404, 409, 412, 422, 428)
 def delete_hand(game_id: int, reason: str | None = None) -> Any:
-    game = _game_or_404_json(game_id)
+    game = game_or_404_json(game_id)
 
     def carry_out() -> Any:
-        expected = _expected_version(game)
+        expected = expected_version(game)
         saved = hands.delete_last_hand(get_session(), game, expected_version=expected,
                                        who=actor(), reason=director_reason(reason))
         return _saved(saved, len(saved.hands), 200)
-    return _write(carry_out, game)
+    return idempotent_write(carry_out, game)
 
 
 @bp.route("/games/<int:game_id>/next", methods=["GET"])
@@ -307,7 +229,7 @@ def delete_hand(game_id: int, reason: str | None = None) -> Any:
                 "contracts (the engine's answer)", security=SECURITY)
 @_errors(401, 404)
 def next_hand(game_id: int) -> Any:
-    return api_views.next_body(_game_or_404_json(game_id))
+    return api_views.next_body(game_or_404_json(game_id))
 
 
 @bp.route("/games/<int:game_id>/confirmations", methods=["POST"])
@@ -317,14 +239,14 @@ def next_hand(game_id: int) -> Any:
                 "own player's account, or a director's, who vouches for it)", security=SECURITY)
 @_errors(401, 403, 404, 422, 429)
 def confirm_seat(body: dict[str, Any], game_id: int) -> Any:
-    game = _game_or_404_json(game_id)
+    game = game_or_404_json(game_id)
 
     def carry_out() -> Any:
         response = jsonify(api_views.confirm_seat(get_session(), game, body["seat"],
                                                   body.get("pin"), user(), body.get("version")))
         response.status_code = 201
         return response
-    return _write(carry_out, game)
+    return idempotent_write(carry_out, game)
 
 
 @bp.route("/players", methods=["GET"])
@@ -345,7 +267,7 @@ def players(name: str = "") -> Any:
 def player(player_id: int) -> Any:
     body = api_views.player_body(get_session(), player_id)
     if body is None:
-        return _error(404, "not-found", _("There is no such player."))
+        return error_answer(404, "not-found", _("There is no such player."))
     return body
 
 
@@ -354,10 +276,10 @@ def _roster_change(player_id: int, act: Callable[[], Any]) -> Any:
     player as ``GET /players/<id>`` shows them after it."""
     def carry_out() -> Any:
         if get_session().get(Player, player_id) is None:
-            return _error(404, "not-found", _("There is no such player."))
+            return error_answer(404, "not-found", _("There is no such player."))
         kept = act()
         return jsonify(api_views.player_body(get_session(), kept.player_id))
-    return _write(carry_out)
+    return idempotent_write(carry_out)
 
 
 @bp.route("/players/<int:player_id>/rename", methods=["POST"])
@@ -402,19 +324,12 @@ def rating_list(profile: str, min: int | None = None) -> Any:  # noqa: A002 - th
 def season_standings(season_id: int) -> Any:
     season = standings.get_season(get_session(), season_id)
     if season is None:
-        return _error(404, "not-found", _("There is no such season."))
+        return error_answer(404, "not-found", _("There is no such season."))
     return api_views.standings_body(get_session(), season)
 
 
-def _game_or_404_json(game_id: int) -> Game:
-    game = queries.get_game(get_session(), game_id)
-    if game is None:
-        raise _Refusal(_error(404, "not-found", _("There is no such game.")))
-    return game
-
-
-@bp.errorhandler(_Refusal)
-def _refusal(e: _Refusal) -> Any:
+@bp.errorhandler(Refusal)
+def _refusal(e: Refusal) -> Any:
     return e.response
 
 
@@ -423,72 +338,17 @@ def _bad_shape(e: UnprocessableEntity) -> Any:
     """webargs' answer to a request of the wrong shape: the first field it names (a hand's
     keys are named by their RECORD.md path)."""
     messages = (getattr(e, "data", None) or {}).get("messages", {})
-    field, message = _first_message(messages)
+    field, message = first_message(messages)
     if request.view_args and "game_id" in request.view_args and request.method in ("POST", "PUT") \
             and field and not field.startswith(("reason", "seat", "pin")):
         n = request.view_args.get("n")
         if n is None:
             game = queries.get_game(get_session(), request.view_args["game_id"])
             if game is None:              # the shape is checked before the view looks
-                return _error(404, "not-found", _("There is no such game."))
+                return error_answer(404, "not-found", _("There is no such game."))
             n = len(game.hands) + 1
         field = f"hands[{n - 1}].{field}"
-    return _error(422, "shape", message, field)
-
-
-def _first_message(messages: Any, path: str = "") -> tuple[str | None, str]:
-    """(path, message) of the first problem in webargs' nested messages."""
-    if isinstance(messages, dict):
-        for key, value in messages.items():
-            if key in ("json", "query", "headers"):
-                return _first_message(value, path)
-            return _first_message(value, _sub_path(path, key))
-    if isinstance(messages, list) and messages:
-        return (path or None), shape_words(str(messages[0]))
-    return (path or None), _("The request has the wrong shape.")
-
-
-#: marshmallow's own messages (English), said in the request's language, their numbers and
-#: choices read from them.
-_SHAPE_RULES: tuple[tuple[re.Pattern[str], Callable[..., str]], ...] = (
-    (re.compile(r"Not a valid (integer|number)\.$"), lambda: _("Not a whole number.")),
-    (re.compile(r"Not a valid (string|boolean|list|mapping type|date|datetime)\.$|Invalid input type\.$"),
-     lambda: _("Not the right kind of value.")),
-    (re.compile(r"Missing data for required field\.$"), lambda: _("Missing: this field is required.")),
-    (re.compile(r"Unknown field\.$"), lambda: _("Unknown field.")),
-    (re.compile(r"Field may not be null\.$"), lambda: _("May not be empty (null).")),
-    (re.compile(r"Must be one of: (?P<values>.*)\.$"),
-     lambda values: _("Must be one of: %(values)s.", values=values)),
-    (re.compile(r"String does not match expected pattern\.$"), lambda: _("Not in the expected form.")),
-    (re.compile(r"Length must be between (?P<lo>\d+) and (?P<hi>\d+)\.$"),
-     lambda lo, hi: _("Length must be from %(lo)s to %(hi)s.", lo=lo, hi=hi)),
-    (re.compile(r"Longer than maximum length (?P<hi>\d+)\.$"), lambda hi: _("At most %(hi)s long.", hi=hi)),
-    (re.compile(r"Shorter than minimum length (?P<lo>\d+)\.$"), lambda lo: _("At least %(lo)s long.", lo=lo)),
-    (re.compile(r"Length must be (?P<n>\d+)\.$"), lambda n: _("Length must be %(n)s.", n=n)),
-    (re.compile(r"Must be greater than or equal to (?P<lo>\S+) and less than or equal to (?P<hi>\S+)\.$"),
-     lambda lo, hi: _("Must be from %(lo)s to %(hi)s.", lo=lo, hi=hi)),
-    (re.compile(r"Must be greater than or equal to (?P<lo>\S+)\.$"),
-     lambda lo: _("Must be at least %(lo)s.", lo=lo)),
-    (re.compile(r"Must be less than or equal to (?P<hi>\S+)\.$"),
-     lambda hi: _("Must be at most %(hi)s.", hi=hi)),
-)
-
-
-def shape_words(message: str) -> str:
-    """One of marshmallow's messages in the request's language (as it is when unknown)."""
-    for pattern, words in _SHAPE_RULES:
-        found = pattern.match(message)
-        if found:
-            return str(words(**found.groupdict()))
-    return message
-
-
-def _sub_path(path: str, key: Any) -> str:
-    """The path of ``key`` below ``path``: ``path.key``, ``path[key]`` for an index, the key
-    alone at the top."""
-    if not path:
-        return str(key)
-    return f"{path}[{key}]" if str(key).isdigit() else f"{path}.{key}"
+    return error_answer(422, "shape", message, field)
 
 
 @bp.before_request
@@ -505,7 +365,7 @@ def _seat_or_scorer() -> Any:
     seated = u.player_id is not None and any(seat.player_id == u.player_id for seat in game.seats)
     if seated or can_score(get_session(), u, game_id):
         return None
-    return _error(403, "forbidden", _("Only the game's scorers and its players confirm its seats."))
+    return error_answer(403, "forbidden", _("Only the game's scorers and its players confirm its seats."))
 
 
 @bp.before_request
@@ -520,54 +380,18 @@ def _csrf_for_sessions() -> Any:
     return None
 
 
-class _Api(Api):
-    """flask-smorest without its app-wide error handlers (the pages keep theirs; the API's
-    own errors are answered above), documenting the API's own error body as every error's
-    (the `default` response too)."""
-
-    ERROR_SCHEMA = s.ErrorAnswer
-
-    def _register_error_handlers(self) -> None:
-        return None
-
-
-def _http_headers(response: Any) -> Any:
-    """The headers HTTP asks of two errors under /api/v1, which the app's HTML/JSON error
-    handlers answer without: a 405 says which methods the address takes (``Allow``, RFC
-    9110), a 401 how to authenticate (``WWW-Authenticate``, RFC 9110 and RFC 6750: a
-    Bearer token, and ``invalid_token`` when the one sent is unknown or revoked)."""
-    if not request.path.startswith("/api/v1/"):
-        return response
-    e = request.routing_exception
-    if (response.status_code == 405 and isinstance(e, MethodNotAllowed) and e.valid_methods
-            and "Allow" not in response.headers):
-        response.headers["Allow"] = ", ".join(sorted(e.valid_methods))
-    if response.status_code == 401 and "WWW-Authenticate" not in response.headers:
-        challenge = 'Bearer realm="kingsheet"'
-        if request.headers.get("Authorization", "").lower().startswith("bearer "):
-            challenge += ', error="invalid_token"'
-        response.headers["WWW-Authenticate"] = challenge
-    return response
-
-
-def docs_page() -> Any:
-    """/api/v1/docs: the OpenAPI document, readable (rendered here, no script from a CDN)."""
-    spec = current_app.extensions["kingsheet_api"].spec.to_dict()
-    return render_template("api/docs.html", spec=spec)
-
-
 def init_app(app: Flask) -> None:
     app.config.update(
         API_TITLE="kingsheet", API_VERSION="v1", OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api/v1", OPENAPI_JSON_PATH="openapi.json")
-    api = _Api(app, spec_kwargs={"components": {"securitySchemes": {
+    api = QuietApi(app, spec_kwargs={"components": {"securitySchemes": {
         "bearer": {"type": "http", "scheme": "bearer",
                    "description": "a personal API token (your account page, or "
                                   "`flask --app app user token NAME`)"}}}})
     api.register_blueprint(bp)
     app.extensions["kingsheet_api"] = api
     app.add_url_rule("/api/v1/docs", "api.docs", docs_page)
-    app.after_request(_http_headers)
+    app.after_request(http_headers)
     app.extensions["csrf"].exempt(bp)
 
 

@@ -13,7 +13,7 @@ from flask import Response, abort, current_app, g, render_template, request, url
 
 from app.db import get_session
 from app.games import links, queries
-from app.games.entry.deal_viewer import alternatives_views
+from app.games.referee.deal_viewer import alternatives_views
 from app.games.table.confirm import confirmation_log
 from app.printing import docs as pdf_docs
 from app.printing.cache import PdfCache, layout_version

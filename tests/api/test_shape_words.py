@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from marshmallow import Schema, ValidationError, fields, validate
 
-from app.api.v1 import shape_words
+from app.api.shapes import shape_words
 
 
 class Every(Schema):

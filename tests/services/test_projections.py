@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import select, text
 
 from app.games import hands
-from app.games.entry.referee import apply_ruling
 from app.games.games import import_game
 from app.games.imports import import_paths
+from app.games.referee.referee import apply_ruling
 from app.models import Game, PlayerTotal
 from app.rules import load
 from app.stats import projections

@@ -15,9 +15,9 @@ from openskill.models import PlackettLuce
 from sqlalchemy import delete, select, text, update
 
 from app.games import hands
-from app.games.entry.referee import apply_ruling
 from app.games.games import import_game
 from app.games.imports import import_paths
+from app.games.referee.referee import apply_ruling
 from app.models import Game, Player, Rating, RatingStep
 from app.rules import load
 from app.stats.leaderboard import leaderboard

@@ -1,4 +1,4 @@
-"""Referee mode (app.games.entry.referee, app.games.entry.referee_view, app.web.words): live
+"""Referee mode (app.games.referee.referee, app.games.referee.view, app.web.words): live
 violations as the engine finds them, the deal picker, rule texts in both languages, rulings and setups."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from app.games.entry import referee as svc
-from app.games.entry import referee_view as rv
+from app.games.referee import referee as svc
+from app.games.referee import view as rv
 from app.rules import RecordError, load
 from app.rules.cards import cards_of
 from app.rules.game.hand import HandState

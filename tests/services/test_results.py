@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import select, text, update
 
 from app.games import hands
-from app.games.entry.referee import apply_ruling
 from app.games.games import import_game, start_game
+from app.games.referee.referee import apply_ruling
 from app.models import Game, GameStatus, PlayerTotal, SeatResult, StoredResult
 from app.rules import digest, load
 from app.stats.projections import rebuild as rebuild_results

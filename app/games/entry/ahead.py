@@ -2,13 +2,14 @@
 on top of hands the server has not had yet -- each as the schedule has it (dealer, leader,
 and the contract where the schedule fixes it), a chooser's with what may still be chosen.
 Shared by the entry pages (app/games/entry/hand_pages.py) and the trick-by-trick pages
-(app/games/entry/referee_pages.py)."""
+(app/games/referee/trick_pages.py)."""
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
 from flask import abort
+from flask_babel import gettext as _
 
 from app.games.entry import entry
 from app.games.entry import setup as setup_service
@@ -71,3 +72,19 @@ def ahead_or_404(ctx: entry.Context, ahead: int) -> tuple[entry.Context, int]:
     if later is None:
         abort(404)
     return later, later.index
+
+
+def not_known(nxt: NextHand, players: list[str], before: int) -> str | None:
+    """What a page of a later hand (entered on top of hands the server has not had) cannot
+    know yet: what its chooser may still choose, or what its fiesta's auction decides."""
+    if nxt.fiesta and nxt.owner is not None:
+        return str(_("Not known yet: hand %(n)s is the fiesta of %(name)s, and its auction is "
+                 "entered call by call with the server. Enter it once hand %(before)s and the "
+                 "ones before it have been sent.", n=nxt.number, name=players[nxt.owner],
+                 before=before))
+    if nxt.contract is None and nxt.chooser is not None:
+        return str(_("Not known yet: %(name)s chooses the contract, and what is left to choose "
+                 "depends on hand %(before)s and the ones before it, which wait on this phone. "
+                 "Choose what is played: the server checks it when they arrive.",
+                 name=players[nxt.chooser], before=before))
+    return None

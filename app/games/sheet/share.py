@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, request, url_for
 
 from app.db import get_session
 from app.games import links
-from app.games.entry.referee_view import hand_record_page
+from app.games.referee.view import hand_record_page
 from app.games.sheet.view import render_sheet
 from app.games.table import confirm
 from app.printing import docs as pdf_docs

@@ -1,5 +1,5 @@
 """What the referee's pages show: the trick page, the hand record page, the live
-violations, in the page's language (presentation of :mod:`app.games.entry.referee`).
+violations, in the page's language (presentation of :mod:`app.games.referee.referee`).
 
 Every request replays the address's state through the engine's
 :class:`app.rules.game.hand.HandState`, which is authoritative for turns, winners, captures,
@@ -14,8 +14,8 @@ from flask import render_template, url_for
 from flask_babel import ngettext
 
 from app.games import queries
-from app.games.entry.deal_viewer import alternatives_views, use_link, viewer_view
 from app.games.entry.setup import Setup
+from app.games.referee.deal_viewer import alternatives_views, use_link, viewer_view
 from app.rules.cards import BIT, SUIT_MASK, SUITS, Card, cards_of
 from app.rules.errors import InputError
 from app.rules.game.hand import HandState, turn_order
@@ -333,7 +333,7 @@ def hand_record_page(game: Any, index: int, form: Any, errors: dict[str, list[st
     def step_url(k: int) -> str:
         if share:
             return url_for("share.hand", token=share, n=index + 1, trick=k, _anchor="viewer")
-        return url_for("referee.hand", game_id=game.id, n=index + 1, trick=k, _anchor="viewer")
+        return url_for("hand_record.hand", game_id=game.id, n=index + 1, trick=k, _anchor="viewer")
 
     h = result.hands[index]
     viewer = viewer_view(h, players, result.profile.clockwise, view["tricks"], step, step_url)

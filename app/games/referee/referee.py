@@ -9,7 +9,7 @@ as a :class:`app.games.entry.draft.HandDraft`; the ruling (:func:`apply_ruling`)
 writing and keeps the audit log.
 
 What the pages say about a hand (violations, the trick grid, rule names) is presentation:
-:mod:`app.games.entry.referee_view` and :mod:`app.web.words`.
+:mod:`app.games.referee.view` and :mod:`app.web.words`.
 """
 from __future__ import annotations
 

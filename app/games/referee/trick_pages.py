@@ -1,4 +1,5 @@
-"""Referee mode: enter a hand trick by trick, read a hand's record, record a ruling.
+"""Referee mode: enter a hand trick by trick (the hand's record page and its ruling are
+app/games/referee/hand_pages.py).
 
 The trick page keeps its whole state in the address (setup, deal, plays): each tap is a
 link to the next state, typed cards and undo are links or GET forms, and only saving the
@@ -7,32 +8,27 @@ instead of reloading it; without JS every step is a plain page load.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlencode
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
 
-from app.accounts.auth import actor, director_reason, game_access
+from app.accounts.auth import actor, director_reason
 from app.db import get_session
 from app.errors import BadInput, ConflictError, LockedError, NothingChanged
 from app.games import queries
 from app.games.entry import draft, entry
-from app.games.entry import referee as svc
-from app.games.entry import referee_view as view_of
 from app.games.entry import setup as setup_service
 from app.games.entry.ahead import ahead_or_404, chosen_ahead
-from app.games.entry.deal_viewer import outcomes_from_analysis
-from app.games.entry.referee_forms import OUTCOMES, RulingForm, SaveTricksForm, seat_choices
 from app.games.idempotent import note_problems, note_saved, outbox_save
+from app.games.referee import referee as svc
+from app.games.referee import view as view_of
+from app.games.referee.deal_step import as_url_args, deal_step, hidden_fields, state_url
+from app.games.referee.forms import OUTCOMES, SaveTricksForm
 from app.rules import RecordError
 from app.rules.errors import InputError
-from app.rules.game.hand import HandState
-from app.security import id_arg
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
 from app.web.messages import problem_text, translate_error
 from app.web.referee_words import violation_row
@@ -66,19 +62,6 @@ def correct_tricks(game_id: int, n: int) -> Any:
     return _tricks(game, stored_row_or_404(game, n))
 
 
-def _state_url(game_id: int, index: int, editing: bool, setup: setup_service.Setup,
-               deal: list[list[str]] | None, plays: list[str], **extra: str) -> str:
-    params: dict[str, str] = {} if editing else {**setup.params, "row": str(index + 1)}
-    params.update(svc.deal_params(deal))
-    params["plays"] = ",".join(plays)
-    params.update({k: v for k, v in extra.items() if v})
-    if editing:
-        base = url_for("referee.correct_tricks", game_id=game_id, n=index + 1)
-    else:
-        base = url_for("referee.tricks", game_id=game_id)
-    return base + "?" + urlencode(params, safe=",")
-
-
 def _tricks(game: Any, index: int, taken: bool = False, ahead: int = 0) -> Any:
     """Trick entry for hand `index`: a correction of a stored hand, a new hand, or (taken)
     a new hand whose row another phone recorded meanwhile (saving replaces theirs); with
@@ -105,7 +88,7 @@ def _tricks(game: Any, index: int, taken: bool = False, ahead: int = 0) -> Any:
     plays, plays_problem = _address_plays()
     args = request.args
     if args.get("step") == "deal" or "dealt" in args or deal_problem:
-        return _deal_step(game, index, editing, setup, page, plays, deal, deal_problem)
+        return deal_step(game, index, editing, setup, page, plays, deal, deal_problem)
     return _play_step(game, index, ctx, page, deal, plays, plays_problem)
 
 
@@ -121,10 +104,10 @@ def _tricks_page(game: Any, index: int, ctx: entry.Context, editing: bool, taken
         # the counts form of this hand (a correction names its setup and mode: without them
         # the correction of a hand entered trick by trick opens the trick page again)
         "counts_url": (url_for("hands.edit", game_id=game.id, row=index + 1, mode="counts",
-                               **_any(setup.params)) if editing or taken
+                               **as_url_args(setup.params)) if editing or taken
                        # a hand the schedule fixes: its entry page as the phone keeps it
                        else url_for("hands.new", game_id=game.id, row=index + 1,
-                                    **({} if ctx.next.contract else _any(setup.params)))),
+                                    **({} if ctx.next.contract else as_url_args(setup.params)))),
     }
     note_problems(page["errors"])
     if taken:
@@ -163,11 +146,11 @@ def _tricks_setup(game: Any, index: int, ctx: entry.Context) -> Any:
     res = ctx.existing_result
     if res is None or not res.contract.played:
         flash(_("This hand has no tricks to enter."), "error")
-        return redirect(url_for("referee.hand", game_id=game.id, n=index + 1))
+        return redirect(url_for("hand_record.hand", game_id=game.id, n=index + 1))
     setup = setup_service.of_hand(ctx)
     if "plays" not in request.args and ctx.existing and "tricks" in ctx.existing:
         stored = [c for trick in res.tricks for c in trick]
-        return redirect(_state_url(game.id, index, True, setup, res.deal, stored))
+        return redirect(state_url(game.id, index, True, setup, res.deal, stored))
     return setup
 
 
@@ -239,7 +222,7 @@ def _play_links(game: Any, index: int, page: dict[str, Any], deal: list[list[str
     plays_now = view["plays"]
 
     def url(cards: list[str], **extra: str) -> str:
-        return _state_url(game.id, index, editing, setup, deal, cards, **extra)
+        return state_url(game.id, index, editing, setup, deal, cards, **extra)
 
     links = {
         "undo_card": url(plays_now[:-1]) if plays_now else None,
@@ -247,10 +230,10 @@ def _play_links(game: Any, index: int, page: dict[str, Any], deal: list[list[str
         if plays_now else None,
         "restart": url([]),
         "deal": url(plays_now, step="deal"),
-        "no_deal": _state_url(game.id, index, editing, setup, None, plays_now),
+        "no_deal": state_url(game.id, index, editing, setup, None, plays_now),
         "self": url(plays_now),
         "form_action": request.path,
-        "hidden": _hidden(editing, setup, deal, plays_now, index),
+        "hidden": hidden_fields(editing, setup, deal, plays_now, index),
     }
     card_links = {cell["code"]: url(plays_now + [cell["code"]])
                   for suit in view["grid"] for cell in suit["cards"]
@@ -275,7 +258,7 @@ def _add_typed_card(game: Any, index: int, ctx: entry.Context, page: dict[str, A
         page["errors"]["add"] = [probe["problem"]]
         page["typed"] = typed
         return None
-    return redirect(_state_url(game.id, index, page["editing"], page["setup"], deal,
+    return redirect(state_url(game.id, index, page["editing"], page["setup"], deal,
                                probe["plays"]), code=303)
 
 
@@ -363,7 +346,7 @@ def _after_save(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
           _("Hand %(n)s saved.", n=nxt.number if nxt else n))
     if final["violations"]:
         # the message is the link to the hand record (issue 14.5)
-        record_url = url_for("referee.hand", game_id=game.id, n=n)
+        record_url = url_for("hand_record.hand", game_id=game.id, n=n)
         flash(Markup('<a class="flash-link" href="{}#violations">{}</a>').format(
             record_url, ngettext("%(num)s rule violation flagged: see the hand record.",
                                    "%(num)s rule violations flagged: see the hand record.",
@@ -373,192 +356,3 @@ def _after_save(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{n}")
 
 
-def _any(params: dict[str, str]) -> dict[str, Any]:
-    """URL parameters as url_for takes them (its own keywords are typed)."""
-    return dict(params)
-
-
-def _hidden(editing: bool, setup: setup_service.Setup, deal: list[list[str]] | None,
-            plays: list[str], index: int) -> dict[str, str]:
-    out: dict[str, str] = {} if editing else {**setup.params, "row": str(index + 1)}
-    out.update(svc.deal_params(deal))
-    out["plays"] = ",".join(plays)
-    return out
-
-
-def _deal_step(game: Any, index: int, editing: bool, setup: setup_service.Setup, page: dict[str, Any],
-               plays: list[str], deal: list[list[str]] | None, problem: str | None) -> Any:
-    """Deal entry: tap each seat's cards; the last seat takes the remaining ones."""
-    profile = page["profile"]
-    errors: dict[Any, str] = {}
-    status = 200
-    if "dealt" in request.args:
-        assigned = _tapped(profile)
-        new_deal, errors = view_of.deal_from_assignment(profile, assigned, page["players"])
-        if not errors:
-            # cards already played must be in their player's hand: the play step checks
-            return redirect(_state_url(game.id, index, editing, setup, new_deal, plays), code=303)
-        status = 422
-    else:
-        assigned = {c: s for s, cards in enumerate(deal or []) for c in cards}
-    if problem:
-        errors["deal"] = problem
-        status = 422
-    if not assigned and plays:
-        assigned = _played_by(profile, setup, plays)
-    hidden = _hidden(editing, setup, None, plays, index)
-    hidden["dealt"] = "1"
-    # "Without the deal" leaves a deal that cannot be played with (say the 2♦ of rifki's
-    # hand 1 at a seat that does not choose) behind; otherwise it goes back as it came
-    kept = None if problem else deal
-    page.update(grid=view_of.deck_by_suit(profile), assigned=assigned, deal_errors=errors,
-                hidden=hidden, back=_state_url(game.id, index, editing, setup, kept, plays),
-                n_tricks=profile.n_tricks, form_action=request.path)
-    return render_template("referee/tricks.html", step="deal", **page), status
-
-
-def _tapped(profile: Any) -> dict[str, int | None]:
-    """Each card's seat as the deal form posted it (None: not tapped)."""
-    args = request.args
-    assigned: dict[str, int | None] = {}
-    for suit in view_of.deck_by_suit(profile):
-        for code in suit["cards"]:
-            v = args.get(f"c_{code}", "")
-            assigned[code] = int(v) if v in ("0", "1", "2", "3") else None
-    return assigned
-
-
-def _played_by(profile: Any, setup: setup_service.Setup, plays: list[str]) -> dict[str, int | None]:
-    """The cards already played, each with the seat that played it (the engine's)."""
-    assert setup.leader is not None, "a 433 has no tricks"
-    state = HandState(profile.id, None, setup.contract, setup.trump, setup.leader)
-    n_ok, _msg = view_of.replay_plays(state, plays)
-    seats = [s for trick in state.seats() for s in trick]
-    return dict(zip(plays[:n_ok], seats, strict=False))
-
-
-# --- the hand record page and rulings -------------------------------------------------------
-
-@bp.get("/games/<int:game_id>/hands/<int:n>")
-def hand(game_id: int, n: int) -> Any:
-    game = load_game_or_404(game_id)
-    if not 1 <= n <= len(game.hands):
-        abort(404)
-    uses = request.args.getlist("use")
-    outcomes: list[dict[str, Any]] = []
-    problems: list[str] = []
-    if uses and game_access(game_id).can_score:    # outcomes read off the analysis (issue 40)
-        played = queries.replay_game(game).hands[n - 1].played_points
-        outcomes, problems = outcomes_from_analysis(game.record, n - 1, uses, played)
-    form = _ruling_form(game, n - 1, formdata=None, outcomes=outcomes)
-    errors = {"weights": problems} if problems else {}
-    return view_of.hand_record_page(game, n - 1, form, errors, 200, step=request.args.get("trick"),
-                                    uses=uses)
-
-
-def _hand_gone(game: Any, n: int) -> ConflictError:
-    """A ruling posted for a hand row another phone deleted meanwhile."""
-    return ConflictError(_("Someone else deleted hand row %(n)s meanwhile: nothing was saved.",
-                           n=n), game.version)
-
-
-@bp.post("/games/<int:game_id>/hands/<int:n>/ruling")
-def ruling(game_id: int, n: int) -> Any:
-    game = load_game_or_404(game_id)
-    if not 1 <= n <= len(game.hands):
-        if request.form.get("version", type=id_arg) not in (None, game.version):
-            raise _hand_gone(game, n)
-        abort(404)
-    index = n - 1
-    form = _ruling_form(game, index)
-    if not form.validate():
-        return _hand_page(game, index, form, form.field_errors(), 400)
-    who = actor()
-    errors: dict[str, list[str]] = {}
-    try:
-        new = _new_ruling(form, who, game, index)
-        svc.apply_ruling(get_session(), game, index, new, expected_version=form.version.data,
-                         who=who, reason=director_reason(form.correction.data))
-    except RecordError as e:
-        key, message = _ruling_error_key(e, index)
-        errors.setdefault(key, []).append(message)
-        return _hand_page(game, index, form, errors, 422)
-    except ConflictError:
-        if index >= len(game.hands):
-            raise _hand_gone(game, n) from None
-        form.version.data = game.version
-        form.version.raw_data = [str(game.version)]
-        return _hand_page(game, index, form, {"__all__": [
-            _("Someone else changed this game meanwhile: nothing was saved. Check the hand "
-              "and press the button again.")]}, 409)
-    except LockedError as e:
-        refused_for_lock(form, e, errors)
-        return _hand_page(game, index, form, errors, 409)
-    except NothingChanged:
-        flash(_("Nothing changed: hand row %(n)s already had this ruling.", n=n))
-        return redirect(url_for("referee.hand", game_id=game_id, n=n) + "#ruling", code=303)
-    flash(_("Ruling recorded on hand row %(n)s.", n=n))
-    return redirect(url_for("referee.hand", game_id=game_id, n=n) + "#ruling", code=303)
-
-
-def _new_ruling(form: RulingForm, who: str, game: Any, index: int) -> dict[str, Any] | None:
-    """The ruling the form asks for (None: the hand stands as played, with no reason given)."""
-    kind = form.kind.data
-    if kind == "as-played" and not (form.reason.data or "").strip():
-        return None
-    at = datetime.now(UTC).replace(microsecond=0).isoformat()
-    weights = form.outcomes() if kind == "adjusted" else None
-    return svc.build_ruling(kind, seat=form.seat_value(), points=form.points(),
-                            reason=form.reason.data, who=who, at=at, weights=weights,
-                            total=svc.hand_total(game, index) if weights else None)
-
-
-def _ruling_form(game: Any, index: int, formdata: Any = "post",
-                 outcomes: Sequence[dict[str, Any]] = ()) -> RulingForm:
-    """The ruling form: as posted, or (``formdata`` None) the hand's stored ruling, or an
-    adjusted ruling whose outcomes are ``outcomes`` (read off the analysis; the director
-    types the shares)."""
-    if formdata is not None:
-        form = RulingForm()
-    elif outcomes:
-        form = RulingForm(formdata=None, data={
-            "version": game.version, "kind": "adjusted", "seat": "", "reason": "",
-            **_outcome_fields([{**w, "share": None} for w in outcomes])})
-    else:
-        stored = game.hands[index].get("ruling") or {}
-        form = RulingForm(formdata=None, data={
-            "version": game.version, "kind": stored.get("kind", "as-played"),
-            "seat": "" if stored.get("seat") is None else str(stored["seat"]),
-            "reason": stored.get("reason") or "",
-            **{f"points_{s}": p for s, p in enumerate(stored.get("points") or [])},
-            **_outcome_fields(stored.get("weights") or [])})
-    form.seat.choices = seat_choices(list(game.record["players"]))
-    return form
-
-
-def _outcome_fields(weights: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The form's fields of a weighted ruling's outcomes (RECORD.md ``ruling.weights``)."""
-    data: dict[str, Any] = {}
-    for k, w in enumerate(weights[:OUTCOMES]):
-        data.update({f"w{k}_share": w.get("share"), f"w{k}_label": w.get("label") or ""})
-        data.update({f"w{k}_p{s}": p for s, p in enumerate(w.get("points") or [])})
-    return data
-
-
-def _ruling_error_key(e: RecordError, index: int) -> tuple[str, str]:
-    """(form field, message) for an engine error about a ruling."""
-    message = translate_error(e)
-    path = e.path
-    if path.hand is not None and path.hand != index:
-        return "__all__", _("This change would make hand row %(n)s invalid: %(msg)s",
-                            n=path.hand + 1, msg=message)
-    key = path.within(index).after("ruling")
-    if key is None:
-        return "__all__", message
-    key = "weights" if key.startswith("weights") else key
-    return (key if key in ("kind", "seat", "points", "weights", "reason") else "kind"), message
-
-
-def _hand_page(game: Any, index: int, form: RulingForm | None, errors: dict[str, list[str]],
-               status: int) -> Any:
-    return view_of.hand_record_page(game, index, form, errors, status)

@@ -1,0 +1,2 @@
+"""At the table: the seats confirm the sheet (and a confirmed sheet is locked), and the table
+calls the director."""

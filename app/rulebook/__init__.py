@@ -1,0 +1,1 @@
+"""The rule book of each profile, read from the engine, and the rules pages."""
