@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.rules.game.simulate import random_game  # noqa: E402
+from app.rules.simulate import random_game  # noqa: E402
 
 BASELINE = r'''
 import json, sys

@@ -237,7 +237,7 @@ def render_loop(kind: str, n: int, seed: int) -> None:
     """One warm-up render of ``kind`` (a key of :func:`renders`), then ``n`` more."""
     from app import create_app
     from app.printing import docs as pdf_docs
-    from app.rules.game.simulate import random_game
+    from app.rules.simulate import random_game
 
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"TESTING": True, "SECRET_KEY": "bench",
@@ -293,7 +293,7 @@ def main() -> None:
     from app.printing import docs as pdf_docs
     from app.printing import responses
     from app.printing.render import render_pdf
-    from app.rules.game.simulate import random_game
+    from app.rules.simulate import random_game
 
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"TESTING": True, "SECRET_KEY": "bench",

@@ -107,7 +107,7 @@ def _counts_hands(record: dict[str, Any]) -> dict[str, Any]:
 def build_pool(rng: random.Random) -> tuple[list[Any], list[Any]]:
     """(complete games, games in progress): each (canonical record, ResultValues)."""
     from app.games.imports import check_one
-    from app.rules.game.simulate import random_game
+    from app.rules.simulate import random_game
 
     profiles = ["ru32", "fiestas", "subastas", "rifki"]
     complete, partial = [], []

@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.rules import load  # noqa: E402
-from app.rules.game.simulate import random_game  # noqa: E402
 from app.rules.search import solver as solver_module  # noqa: E402
 from app.rules.search.analysis import analyse  # noqa: E402
+from app.rules.simulate import random_game  # noqa: E402
 
 _SEARCHES: list[Any] = []
 _INIT = solver_module.Search.__init__

@@ -238,7 +238,7 @@ def main() -> None:
     from app import create_app
     from app.db import get_session
     from app.games.games import import_game
-    from app.rules.game.simulate import random_game
+    from app.rules.simulate import random_game
 
     app = create_app()
     with app.app_context():

@@ -10,7 +10,7 @@ from app.games.records import save_record
 from app.games.table.confirm import confirm_by_pin
 from app.models import AuditAction, Game
 from app.rules import get_profile
-from app.rules.game.simulate import random_game
+from app.rules.simulate import random_game
 
 PIN = "2468"
 

@@ -18,7 +18,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from app.accounts.tokens import revoke_all
 from app.errors import BadInput, Text
 from app.models import GameScorer, Player, Role, User
-from app.rules.confusables import look_alikes
+from app.rules.club.confusables import look_alikes
 from app.rules.errors import RecordError
 from app.rules.limits import NAME_MAX, check_name, invisible_character
 from app.stats.results import player_ids_for

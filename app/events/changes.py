@@ -21,7 +21,7 @@ from app.models import (
     Game,
     Player,
 )
-from app.rules import seating as draws
+from app.rules.club import seating as draws
 from app.stats.projections import game_changed
 from app.stats.results import player_ids_for
 

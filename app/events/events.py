@@ -1,5 +1,5 @@
 """Events (issue 25): a club night or a tournament of rounds, each round's tables drawn by
-:mod:`app.rules.seating` and each table an ordinary game (``services.games.start_game``:
+:mod:`app.rules.club.seating` and each table an ordinary game (``services.games.start_game``:
 its scorer, live sheet, confirmation, lock and corrections are the games' own).
 
 Every function here that writes owns its transaction: creating an event draws round 1
@@ -35,7 +35,7 @@ from app.models import (
     SeatPin,
 )
 from app.rules import RecordError, get_profile
-from app.rules import seating as draws
+from app.rules.club import seating as draws
 from app.rules.limits import check_name, has_visible_text, invisible_character
 from app.stats.results import player_ids_for
 

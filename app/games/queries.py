@@ -27,7 +27,7 @@ from app.models import (
     User,
 )
 from app.rules import RecordError, build_report, digest, get_profile, load
-from app.rules.confusables import look_alikes
+from app.rules.club.confusables import look_alikes
 from app.rules.limits import invisible_character
 
 
@@ -175,7 +175,7 @@ def player_names(session: Session) -> list[str]:
 def look_alike_players(session: Session, names: list[str], but: int | None = None
                        ) -> dict[int, list[str]]:
     """Seat -> the roster names that look like the seat's new name (the same UTS #39
-    skeleton, app.rules.confusables) though it is not on the roster: "Аna" with a Cyrillic
+    skeleton, app.rules.club.confusables) though it is not on the roster: "Аna" with a Cyrillic
     А when Ana plays. A name already on the roster, or like none, has no entry. ``but``: a
     player left out of the roster (one being renamed: their new name may look like their
     old one)."""

@@ -28,7 +28,7 @@ class Event(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     #: the rounds planned
     rounds: Mapped[int] = mapped_column(Integer)
-    #: how rounds after the first are drawn: random, balanced or swiss (app.rules.seating)
+    #: how rounds after the first are drawn: random, balanced or swiss (app.rules.club.seating)
     seating: Mapped[str] = mapped_column(String(16))
     #: points (the games' totals) or ranking (``ranking_points`` by place at each table)
     scoring: Mapped[str] = mapped_column(String(16))

@@ -18,8 +18,8 @@ from app.rules.profiles import (
     RIFKI_PENALTIES,
     RIFKI_QUOTA,
 )
-from app.rules.referee.auction import bid_points, sale_terms
 from app.rules.referee.play import RULE_IDS, TRUMP_FIESTA, TRUMP_KOZ, PlayRules, play_rules
+from app.rules.referee.sale import bid_points, sale_terms
 from app.rules.scoring import card_counts, hand_points
 
 #: RULES.md 1.1's worked example (seed 000, "Una carta cuenta de varias maneras"): the

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session, aliased
 from app.models import HeadToHead, Player, PlayerStat, RatingStep, SeatResult, SeatStat
 from app.models.rating import H2H_COLUMNS
 from app.rules import PROFILES, get_profile
-from app.rules.referee.auction import bid_points
+from app.rules.referee.sale import bid_points
 from app.stats import leaderboard
 from app.stats.sums import add_to_sums
 

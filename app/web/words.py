@@ -27,7 +27,7 @@ from app.rules.cards import SUIT_SYMBOLS as ENGINE_SUIT_SYMBOLS
 from app.rules.cards import SUITS as SUIT_LETTERS
 from app.rules.cards import Card
 from app.rules.game.record import RULING_KINDS
-from app.rules.referee.auction import NULL_BID_POINTS, OTHER_433_POINTS, OWNER_433_POINTS, TRICK_BID_POINTS
+from app.rules.referee.sale import NULL_BID_POINTS, OTHER_433_POINTS, OWNER_433_POINTS, TRICK_BID_POINTS
 
 #: ``{"S": "♠", ...}`` from the engine's own order; hearts and diamonds print red.
 SUIT_SYMBOLS: dict[str, str] = dict(zip(SUIT_LETTERS, ENGINE_SUIT_SYMBOLS, strict=True))

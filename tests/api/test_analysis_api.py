@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from app.rules.game.simulate import random_game
 from app.rules.search.analysis import analyse
+from app.rules.simulate import random_game
 from tests.api.test_api import bearer, token_for
 
 RU32 = random_game("ru32", random.Random(2), hands=3)

@@ -19,7 +19,7 @@ from app.rules.game.builder import GameBuilder
 from app.rules.cards import BIT, SUITS
 from app.rules.referee.play import play_rules, trick_winner
 from app.rules.game.record import CANON, CARD_CODES
-from app.rules.game.simulate import legal_cards, random_game
+from app.rules.simulate import legal_cards, random_game
 from app.rules.search.solver import INF, Search, legal_mask
 
 OPTIONS = {"ru32": [{}, {"keep_kh": "on"}], "fiestas": [{}], "subastas": [{}, {"settlement": "bid"}],

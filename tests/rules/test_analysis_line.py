@@ -1,4 +1,4 @@
-"""The line of an alternative (app.rules.search.analysis.line_after): a weighted ruling's outcome
+"""The line of an alternative (app.rules.search.line.line_after): a weighted ruling's outcome
 read off the analysis (RULES.md §3, issue 40). Along the line the seat scores exactly the
 card's ``guaranteed``, the line is a legal play of the rest of the hand, and its four points
 are the game builder's for the hand played that way (nothing shared with the search)."""
@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from app.rules import RecordError
-from app.rules.search.analysis import analyse, line_after
+from app.rules.search.analysis import analyse
+from app.rules.search.line import line_after
 from app.rules.game.builder import GameBuilder
 from app.rules.game.record import CANON, CARD_CODES
-from app.rules.game.simulate import random_game
+from app.rules.simulate import random_game
 from tests.rules.test_analysis import CASES, Brute
 
 

@@ -1,7 +1,7 @@
 """What may come next (app.rules.game.choices): every offered setup is exactly what the record
 check accepts, and every verify_… raises the error load raises (issue 20 items 1 and 3).
 
-Positions are random legal games of every profile (app.rules.game.simulate), cut after a random
+Positions are random legal games of every profile (app.rules.simulate), cut after a random
 number of hands; the next hand is probed with each candidate setup and a valid entry.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from app.rules.counting import COUNTS, counting
 from app.rules.referee.play import play_rules
 from app.rules.profiles import PROFILES
 from app.rules.game.record import card_text
-from app.rules.game.simulate import random_deal, random_game, random_play
+from app.rules.simulate import random_deal, random_game, random_play
 
 OPTIONS = {"ru32": [{}, {"keep_kh": "on"}], "fiestas": [{}], "subastas": [{}],
            "rifki": [{}, {"choice_limit": "free"}]}

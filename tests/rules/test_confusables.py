@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules.confusables import look_alikes, skeleton
+from app.rules.club.confusables import look_alikes, skeleton
 from app.rules.limits import check_name, has_visible_text, invisible_character
 from app.rules.errors import InputError
 

@@ -1,6 +1,6 @@
 """Property tests (hypothesis): whole legal games in every profile and entry mode.
 
-Games come from the engine's simulator (``app.rules.game.simulate``), but every play in them is
+Games come from the engine's simulator (``app.rules.simulate``), but every play in them is
 checked against the test-side reference model (``helpers.legal``), written from RULES.md
 alone, so the engine is never its own judge.
 """
@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.rules import entry_problems, score_record
-from app.rules.game.simulate import random_game
+from app.rules.simulate import random_game
 
 from .helpers import (RU32_ORDER, Ctx, filler, legal, position, rec, record_for, scoring,
                       scoring_cards, seat_counts_possible, suit, winner_seat)

@@ -1,4 +1,4 @@
-"""The seating of an event's rounds (app/rules/seating.py): tables of four, fair sit-outs,
+"""The seating of an event's rounds (app/rules/club/seating.py): tables of four, fair sit-outs,
 reproducible draws, balanced draws no other draw beats (brute force on small rounds),
 swiss by the standings, late arrivals and a director's swap."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.rules.seating import Draw, Table, draw_round, fair_sit_outs, swap
+from app.rules.club.seating import Draw, Table, draw_round, fair_sit_outs, swap
 
 
 def check_shape(draw: Draw, present: list[int]) -> None:

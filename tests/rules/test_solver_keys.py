@@ -10,7 +10,7 @@ import pytest
 
 import app.rules.search.solver as solver
 from app.rules.search.analysis import analyse
-from app.rules.game.simulate import random_game
+from app.rules.simulate import random_game
 
 
 def _plain_key(self, hands, leader, paid):

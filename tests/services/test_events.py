@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from app.errors import BadInput
 from app.events import changes, events, scoreboard
 from app.models import Event, Game, Player, SeatPin, StoredResult
-from app.rules import seating
+from app.rules.club import seating
 from tests.events_play import PIN, confirm_all, play
 
 pytestmark = pytest.mark.every_database

@@ -13,9 +13,9 @@ from app.games.referee import view as rv
 from app.rules import RecordError, load
 from app.rules.cards import cards_of
 from app.rules.game.hand import HandState
-from app.rules.game.simulate import random_deal
 from app.rules.profiles import PROFILES
 from app.rules.referee.play import RULE_IDS
+from app.rules.simulate import random_deal
 from app.web import referee_words
 from tests.conftest import PLAYERS, base_record, make_app
 

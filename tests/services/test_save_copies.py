@@ -12,7 +12,7 @@ from app.api import views as api_views
 from app.games import hands
 from app.games.games import import_game
 from app.models import Game
-from app.rules.game.simulate import random_game
+from app.rules.simulate import random_game
 
 pytestmark = pytest.mark.every_database
 

@@ -88,8 +88,8 @@ def legal_hand(profile_id: str, contract: str, leader: int, seed: int,
 
     from app.rules.cards import cards_of
     from app.rules.game.hand import HandState
-    from app.rules.game.simulate import random_deal
     from app.rules.profiles import PROFILES
+    from app.rules.simulate import random_deal
 
     rng = random.Random(seed)
     deal = [[str(c) for c in cards_of(m)] for m in random_deal(PROFILES[profile_id], rng, leader)]

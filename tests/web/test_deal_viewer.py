@@ -167,8 +167,8 @@ def _revoking_hand(profile: str, seed: int) -> dict[str, Any]:
 
     from app.rules.cards import cards_of
     from app.rules.game.hand import HandState
-    from app.rules.game.simulate import random_deal
     from app.rules.profiles import PROFILES
+    from app.rules.simulate import random_deal
 
     rng = random.Random(seed)
     deal = [[str(c) for c in cards_of(m)] for m in random_deal(PROFILES[profile], rng, 1)]
@@ -214,7 +214,7 @@ def test_a_13_card_hand_early_on_shows_bounds_as_bounds(client: Any, make_game: 
 def test_every_trick_of_every_profile_renders(client: Any, make_game: Any, profile: str) -> None:
     import random
 
-    from app.rules.game.simulate import random_game
+    from app.rules.simulate import random_game
 
     record = random_game(profile, random.Random(5), hands=2)
     gid = make_game(record=record)
@@ -288,7 +288,7 @@ def test_outcomes_are_filled_in_from_the_analysis_and_the_ruling_keeps_the_total
     ruling; following "as played" and then K♥'s link fills two outcomes with their four
     points (K♥'s: the engine's line, in which Beto scores the row's guaranteed), the
     director types the shares, and the ruling keeps the hand total."""
-    from app.rules.search.analysis import line_after
+    from app.rules.search.line import line_after
 
     _status, html = page(client, gid)
     assert 'href="?use=2-1-KH#outcomes"' in html          # trick 2 (as the page counts), Beto

@@ -18,8 +18,8 @@ from app.rules import load
 from app.rules.cards import cards_of
 from app.rules.game.hand import HandState
 from app.rules.game.results import EXPLANATIONS
-from app.rules.game.simulate import random_game
 from app.rules.referee.play import RULE_IDS, rule_sentence
+from app.rules.simulate import random_game
 from tests.conftest import load_record
 from tests.web.test_messages import engine_templates
 

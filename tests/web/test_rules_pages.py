@@ -187,7 +187,7 @@ def test_subastas_page_settlement_follows_the_engine(app):
     """The example's figures are sale_terms' and the nulos contract's; fiestas' page keeps
     "whatever the hand yields", subastas' does not say it of a −N sale."""
     from app.rules import Options
-    from app.rules.referee.auction import sale_terms
+    from app.rules.referee.sale import sale_terms
 
     subastas = PROFILES["subastas"]
     book = rulebook("subastas")["settlement"]

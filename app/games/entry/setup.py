@@ -24,7 +24,7 @@ from app.games.entry import entry
 from app.rules import RecordError, RuleError
 from app.rules.errors import contract_term
 from app.rules.game.choices import Choice, NextChoices
-from app.rules.referee.auction import SaleTerms, sale_terms
+from app.rules.referee.sale import SaleTerms, sale_terms
 
 SUITS = ("S", "H", "D", "C")
 SEATS = ("0", "1", "2", "3")

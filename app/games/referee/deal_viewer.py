@@ -22,7 +22,8 @@ from flask_babel import ngettext
 
 from app.rules import RecordError
 from app.rules.cards import SUITS, Card
-from app.rules.search.analysis import analyse, line_after
+from app.rules.search.analysis import analyse
+from app.rules.search.line import line_after
 from app.web.messages import translate_error
 from app.web.words import SUIT_SYMBOLS, _, card_view, suit_color
 
@@ -161,7 +162,7 @@ def outcomes_from_analysis(record: dict[str, Any], index: int, uses: Sequence[st
                            ) -> tuple[list[dict[str, Any]], list[str]]:
     """The outcomes the page's address asks to fill in (RULES.md §3's weighted ruling, read
     off the analysis): ``played`` the hand as played (``played``: its points), a card the
-    hand's line after it (:func:`app.rules.search.analysis.line_after`), at most three, in order.
+    hand's line after it (:func:`app.rules.search.line.line_after`), at most three, in order.
     Returns the outcomes (label and four points, no share: the director weighs them) and
     what could not be filled in, in words."""
     total = float(current_app.config.get(budget_key, 1.5))

@@ -25,7 +25,7 @@ from app.games.entry.setup import Setup
 from app.rules import RecordError
 from app.rules.cards import BIT, Card
 from app.rules.errors import InputError
-from app.rules.game.entries import chooser_deal_problem
+from app.rules.game.entry_fields import chooser_deal_problem
 from app.rules.game.record import RULING_KINDS
 from app.rules.game.rulings import weighted_points
 

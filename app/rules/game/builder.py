@@ -8,14 +8,12 @@ field. Scores are never read from the record: they are computed here, every time
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from app.rules.counting import count_replay
 from app.rules.errors import InputError, RecordError, RuleError, Term
-from app.rules.game.entries import EntryChecks, Played, contract_word, counts_of, entry_mode
-from app.rules.game.header import read_header
+from app.rules.game.entries import Entered, EntryChecks, HandFacts
+from app.rules.game.entry_fields import contract_word, counts_of, entry_mode
 from app.rules.game.record import (
     HAND_KEYS,
     check_keys,
@@ -31,47 +29,18 @@ from app.rules.game.rulings import read_ruling
 from app.rules.limits import REPLAY_MAX
 from app.rules.profiles import Contract, Options, Profile
 from app.rules.quota import Quota, choice_problem
-from app.rules.referee.auction import (
+from app.rules.referee.auction import run_auction
+from app.rules.referee.judge import Referee
+from app.rules.referee.sale import (
     OTHER_433_POINTS,
     OWNER_433_POINTS,
     AuctionOutcome,
     fiesta_contract_error,
-    run_auction,
     sale_of,
     sale_terms,
 )
-from app.rules.referee.play import Referee
 from app.rules.schedule import Slot, slot_for
 from app.rules.scoring import hand_points
-
-
-@dataclass(slots=True)
-class HandFacts:
-    """What the builder has read of a hand before its entry (its setup)."""
-
-    index: int
-    number: int
-    slot: Slot
-    contract: Contract
-    trump: int
-    declarer: int | None
-    bid: str | None
-    payments: list[int]
-    leader: int | None
-    calls: tuple[str, ...]
-    mode: str
-    leaders: tuple[int, ...]         # the seats that may lead
-
-
-@dataclass(slots=True)
-class _Entry:
-    """What a hand's counts, captures or tricks give (internal)."""
-
-    entry: Any                       # the canonical counts / captures entry
-    counts: dict[str, list[int]]
-    captured_masks: list[int] | None
-    played: Played | None           # a hand entered as tricks
-    tricks_played: int
 
 
 class GameBuilder(EntryChecks):
@@ -190,23 +159,23 @@ class GameBuilder(EntryChecks):
                                 "only a fiesta (hands 7-10 of fiestas and subastas) has an auction")
         return None, []
 
-    def _entry(self, hand: dict[str, Any], facts: HandFacts, fld: str) -> _Entry:
+    def _entry(self, hand: dict[str, Any], facts: HandFacts, fld: str) -> Entered:
         """What the counts, captures or tricks say."""
         contract, mode = facts.contract, facts.mode
         n_tricks = self.profile.n_tricks
         if mode == "counts":
             entry = self._counts(hand["counts"], contract, f"{fld}.counts")
-            return _Entry(entry, counts_of(entry, contract), None, None, n_tricks)
+            return Entered(entry, counts_of(entry, contract), None, None, n_tricks)
         if mode == "captures":
             entry, counts, masks = self._captures(hand["captures"], contract, f"{fld}.captures")
-            return _Entry(entry, counts, masks, None, n_tricks)
+            return Entered(entry, counts, masks, None, n_tricks)
         if mode == "tricks":
             played = self._tricks(hand, contract, facts.trump, facts.leader, facts.slot, fld)
-            return _Entry(None, played.counts, played.captured_masks, played,
+            return Entered(None, played.counts, played.captured_masks, played,
                           len(played.tricks))
-        return _Entry(None, {}, None, None, 0)
+        return Entered(None, {}, None, None, 0)
 
-    def _played_points(self, facts: HandFacts, entry: _Entry) -> tuple[list[int], bool]:
+    def _played_points(self, facts: HandFacts, entry: Entered) -> tuple[list[int], bool]:
         """Each seat's points as played, and whether the hand made a King."""
         contract = facts.contract
         if not contract.played:
@@ -217,8 +186,8 @@ class GameBuilder(EntryChecks):
                      and self.profile.n_tricks in entry.counts.get("tricks", ()))
         return hand_points(contract, entry.counts), made_king
 
-    def _settle(self, facts: HandFacts, entry: _Entry) -> None:
-        """A sale's payment once the hand is known (:func:`app.rules.referee.auction.sale_terms`):
+    def _settle(self, facts: HandFacts, entry: Entered) -> None:
+        """A sale's payment once the hand is known (:func:`app.rules.referee.sale.sale_terms`):
         after a -N sale of subastas it may depend on the tricks the owner took as played (a
         ruling replaces the points only; RULES.md §4 "Replays")."""
         if facts.bid is None or facts.declarer is None:
@@ -263,7 +232,7 @@ class GameBuilder(EntryChecks):
             self._count_choice(facts.contract, facts.slot)
         self.number += 1
 
-    def _hand_result(self, facts: HandFacts, entry: _Entry, played_points: list[int],
+    def _hand_result(self, facts: HandFacts, entry: Entered, played_points: list[int],
                      points: list[int], counted: bool, ruling: Ruling,
                      made_king: bool) -> HandResult:
         """The hand as a value, built once (lists become tuples here, not in loops)."""
@@ -416,75 +385,3 @@ class GameBuilder(EntryChecks):
         """Rifki's quota state now (counted hands only)."""
         return Quota(tuple(self.seat_penalties), tuple(self.seat_koz),
                      self.options.choice_limit == "3+2", MappingProxyType(dict(self.contract_count)))
-
-
-# --- the public entry points -------------------------------------------------------------
-
-def load(data: object) -> GameResult:
-    """Reads, checks and replays a record; the first defect raises RecordError."""
-    profile, options, players, first, canonical = read_header(data)
-    assert isinstance(data, dict)
-    count_replay()
-    builder = GameBuilder(profile, options, players, first)
-    for i, raw in enumerate(data["hands"]):
-        builder.add(raw, i)
-    record = Record(profile, options, tuple(players), first, canonical, tuple(data["hands"]))
-    return builder.result(record)
-
-
-def entry_problems(data: object, index: int) -> list[RecordError]:
-    """Every problem of the hand at ``index`` (entered as counts or captures), at once.
-
-    The hands before it are replayed first (their first defect is the only problem). In the
-    hand itself, each element is checked on its own -- its shape, its sum -- then each seat's
-    trick room on the elements that read, and each listed card (not scoring, listed twice,
-    not assigned); a defect before the entry (contract, trump, leader, auction) stops there.
-    An empty list: the hand is fine (hands after it are not looked at).
-    """
-    try:
-        profile, options, players, first, _canonical = read_header(data)
-        assert isinstance(data, dict)
-        hands = data["hands"]
-        count_replay()
-        builder = GameBuilder(profile, options, players, first)
-        for i, raw in enumerate(hands[:index]):
-            builder.add(raw, i)
-    except RecordError as e:
-        return [e]
-    if index >= len(hands):
-        return []
-    return hand_problems(builder, hands[index], index)
-
-
-def hand_problems(builder: GameBuilder, raw: object, index: int) -> list[RecordError]:
-    """Every problem of the hand ``raw`` added at ``index`` to ``builder`` (positioned after
-    the hands before it), as :func:`entry_problems` reports them; the builder is used up."""
-    problems: list[RecordError] = []
-    builder.problems = problems
-    try:
-        builder.add(raw, index)
-    except RecordError as e:
-        problems.append(e)
-    return problems
-
-
-def parse_record(data: object) -> Record:
-    return load(data).record
-
-
-def normalize_record(data: object) -> dict[str, Any]:
-    return load(data).canonical_record()
-
-
-def replay(record: Record) -> GameResult:
-    return load(record.raw_data())
-
-
-def builder_for(record: Record) -> GameBuilder:
-    """A builder positioned after the record's hands (for what may come next)."""
-    count_replay()
-    builder = GameBuilder(record.profile, record.options, list(record.players),
-                          record.first_seat)
-    for i, raw in enumerate(record.raw_hands):
-        builder.add(raw, i)
-    return builder

@@ -22,10 +22,13 @@ from typing import Any
 from app.rules.cards import SUITS
 from app.rules.counting import count_hand
 from app.rules.errors import RecordError
-from app.rules.game.builder import GameBuilder, HandFacts, builder_for, hand_problems
+from app.rules.game.builder import GameBuilder
+from app.rules.game.entries import HandFacts
+from app.rules.game.replay import builder_for, hand_problems
 from app.rules.game.results import GameResult, GameState, HandResult, NextHand, Record
 from app.rules.profiles import RIFKI_KOZ_LIMIT, RIFKI_LIMIT_PER_PENALTY, RIFKI_PENALTIES
-from app.rules.referee.auction import Auction, AuctionOutcome, no_sale_outcome
+from app.rules.referee.auction import Auction
+from app.rules.referee.sale import AuctionOutcome, no_sale_outcome
 
 #: Where the next hand stands: a builder positioned after the hands (read, not changed), a
 #: result or its state, or a record (replayed once).

@@ -3,23 +3,34 @@
 :class:`EntryChecks` is the part of the game builder that reads one entry: each element's
 shape and sum, each seat's trick room, the heart faces, each captured card, the tricks as
 the referee plays them out. While collecting every problem of an entry
-(:func:`app.rules.game.builder.entry_problems`) each check notes its problem and goes on.
+(:func:`app.rules.game.replay.entry_problems`) each check notes its problem and goes on.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import reduce
 from operator import or_
 from typing import Any
 
-from app.rules.cards import BIT, CARD_BY_TEXT, HEARTS_MASK, cards_of
-from app.rules.errors import InputError, RecordError, RuleError, SumError, Term, contract_term
+from app.rules.cards import BIT, HEARTS_MASK, cards_of
+from app.rules.errors import InputError, RecordError, SumError
 from app.rules.errors import element as element_term
+from app.rules.game.entry_fields import (
+    chooser_deal_problem,
+    contract_word,
+    counts_of,
+    full_counts_of,
+    heart_faces,
+    last_two_length,
+    least_cards,
+    missing_element,
+    parse_tricks,
+    sum_error,
+)
 from app.rules.game.record import (
     CANON,
     CARD_BITS,
-    CARD_CODES,
     card_text,
     check_keys,
     need_dict,
@@ -30,14 +41,11 @@ from app.rules.game.record import (
     parse_cards,
     what_term,
 )
-from app.rules.profiles import Contract, Options, Profile, full_counts
-from app.rules.referee.play import PlayOutcome, Referee, hand_counts, play_out, play_rules, referee_for
+from app.rules.profiles import Contract, Options, Profile
+from app.rules.referee.judge import Referee, referee_for
+from app.rules.referee.play import PlayOutcome, hand_counts, play_out, play_rules
 from app.rules.schedule import Slot
 from app.rules.scoring import card_counts
-
-#: Whoever is dealt this card chooses (and leads) rifki's hand 1: the record's
-#: ``first_chooser`` (RULES.md 1.4).
-FIRST_CHOICE_CARD = CARD_BY_TEXT["2D"]
 
 
 @dataclass(slots=True)
@@ -50,6 +58,34 @@ class Played:
     captured_masks: list[int]
     deal_order: list[list[str]] | None
 
+
+@dataclass(slots=True)
+class HandFacts:
+    """What the builder has read of a hand before its entry (its setup)."""
+
+    index: int
+    number: int
+    slot: Slot
+    contract: Contract
+    trump: int
+    declarer: int | None
+    bid: str | None
+    payments: list[int]
+    leader: int | None
+    calls: tuple[str, ...]
+    mode: str
+    leaders: tuple[int, ...]         # the seats that may lead
+
+
+@dataclass(slots=True)
+class Entered:
+    """What a hand's counts, captures or tricks give."""
+
+    entry: Any                       # the canonical counts / captures entry
+    counts: dict[str, list[int]]
+    captured_masks: list[int] | None
+    played: Played | None           # a hand entered as tricks
+    tricks_played: int
 
 
 class EntryChecks:
@@ -72,13 +108,13 @@ class EntryChecks:
         scored = [e for e, v in contract.values.items() if v]
         check_keys(counts, tuple(scored), fld + ".")
         n_tricks = self.profile.n_tricks
-        full = _full_counts(self.profile)
+        full = full_counts_of(self.profile)
         out: dict[str, Any] = {}
         for element in scored:
             f = f"{fld}.{element}"
             try:
                 if element not in counts:
-                    raise _missing_element(f, contract, element)
+                    raise missing_element(f, contract, element)
                 out[element] = self._count_of(element, counts[element], f, full, n_tricks)
             except RecordError as e:
                 self._fail(e)
@@ -108,7 +144,7 @@ class EntryChecks:
             if kh is not None and kh[s] and self._kh_without(counts, s, fld):
                 continue
             if hearts is not None:
-                must, may = _heart_faces(counts, kh, faces, s)
+                must, may = heart_faces(counts, kh, faces, s)
                 self._check_seat_hearts(hearts[s], must, plain + len(may), s, fld)
 
     def _check_seat_hearts(self, n: int, must: list[str], most: int, s: int, fld: str) -> None:
@@ -145,7 +181,7 @@ class EntryChecks:
         tricks = counts["tricks"]
         faces = [e for e in ("kings", "queens", "jacks") if e in counts]
         for s in range(4):
-            cards = _least_cards(counts, faces, s)
+            cards = least_cards(counts, faces, s)
             if cards > 4 * tricks[s]:
                 self._fail(SumError.of(
                     f"{fld}.tricks[{s}]", "trick-room", "seat %(seat)s (%(name)s) took at least "
@@ -168,7 +204,7 @@ class EntryChecks:
                 need_list(value, f, what_term("last-two", before=n_tricks - 1, last=n_tricks))
             assert isinstance(value, list)
             if len(value) != 2:
-                raise _last_two_length(f, n_tricks, len(value))
+                raise last_two_length(f, n_tricks, len(value))
             return [need_seat(s, f"{f}[{k}]") for k, s in enumerate(value)]
         items = need_list(value, f, "counts")
         if len(items) != 4:
@@ -177,7 +213,7 @@ class EntryChecks:
         nums = [need_int(x, f"{f}[{k}]", 0, full[element]) for k, x in enumerate(items)]
         total = sum(nums)
         if total != full[element]:
-            raise _sum_error(f, element, total, self.profile)
+            raise sum_error(f, element, total, self.profile)
         return nums
 
     def _captures(self, value: object, contract: Contract, fld: str
@@ -198,7 +234,7 @@ class EntryChecks:
             f = f"{fld}.{element}"
             try:
                 if element not in caps:
-                    raise _missing_element(f, contract, element)
+                    raise missing_element(f, contract, element)
                 out[element], counts[element] = self._captured_count(element, caps[element], f)
             except RecordError as e:
                 self._fail(e)
@@ -266,13 +302,13 @@ class EntryChecks:
                                 n=len(items))
         nums = [need_int(x, f"{f}[{k}]", 0, n_tricks) for k, x in enumerate(items)]
         if sum(nums) != n_tricks:
-            raise _sum_error(f, "tricks", sum(nums), self.profile)
+            raise sum_error(f, "tricks", sum(nums), self.profile)
         return nums
 
     def _last_two_seats(self, value: object, f: str) -> list[int]:
         seats = need_list(value, f, "seats")
         if len(seats) != 2:
-            raise _last_two_length(f, self.profile.n_tricks, len(seats))
+            raise last_two_length(f, self.profile.n_tricks, len(seats))
         return [need_seat(s, f"{f}[{k}]") for k, s in enumerate(seats)]
 
     def _tricks(self, hand: dict[str, Any], contract: Contract, trump: int, leader: int | None,
@@ -280,7 +316,7 @@ class EntryChecks:
         profile = self.profile
         tricks_fld = f"{fld}.tricks"
         raw = need_list(hand["tricks"], tricks_fld, "tricks")
-        tricks = _parse_tricks(raw, tricks_fld, profile.deck, profile.deck_size)
+        tricks = parse_tricks(raw, tricks_fld, profile.deck, profile.deck_size)
         deal: list[int] | None = None
         deal_order: list[list[str]] | None = None
         if "deal" in hand:
@@ -340,149 +376,4 @@ class EntryChecks:
             seen |= BIT[c]
         raise AssertionError("unreachable: the deal reads")  # pragma: no cover
 
-
-def chooser_deal_problem(profile: Profile, number: int, chooser: int | None,
-                         deal: Sequence[int], players: Sequence[str],
-                         fld: str) -> RuleError | None:
-    """Why a deal (each seat's cards, bit sets) cannot be the deal of hand ``number``
-    chosen by ``chooser`` (the schedule's :class:`~app.rules.schedule.Slot`), or None.
-
-    Rifki's hand 1 is chosen by whoever holds the 2♦ (RULES.md 1.4), the record's
-    ``first_chooser``; every deal of hand 1 -- a replayed hand 1's replacement too, whose
-    chooser is ``first_chooser`` again (§4 Rotation, replays counted once) -- gives the 2♦
-    to that seat (docs/decisions.md). Other hands and profiles have no such rule.
-    """
-    if not profile.chosen or number != 1 or chooser is None:
-        return None
-    bit = BIT[FIRST_CHOICE_CARD]
-    holder = next((s for s, cards in enumerate(deal) if cards & bit), None)
-    if holder is None or holder == chooser:
-        return None
-    return RuleError.of(fld, "first-chooser", "the 2♦ is dealt to seat %(seat)s (%(name)s), "
-                        "but hand 1 is chosen (and led) by seat %(seat2)s (%(name2)s), the "
-                        "record's first_chooser: the chooser of hand 1 holds the 2♦",
-                        seat=holder, name=players[holder], seat2=chooser,
-                        name2=players[chooser])
-
-
-def _least_cards(counts: dict[str, list[int]], faces: Sequence[str], s: int) -> int:
-    """The fewest scoring cards seat ``s``'s counts allow (the K♥, Q♥, J♥ count twice)."""
-    hearts = counts["hearts"][s] if "hearts" in counts else 0
-    face = sum(counts[e][s] for e in faces)
-    cards = hearts + face - min(hearts, face, len(faces))
-    if "kh" in counts and counts["kh"][s]:
-        cards = max(cards, 1)
-    return cards
-
-
-def _heart_faces(counts: dict[str, list[int]], kh: list[int] | None, faces: Sequence[str],
-                 s: int) -> tuple[list[str], list[str]]:
-    """The heart faces seat ``s``'s counts say it took, and those they leave possible."""
-    must: list[str] = []
-    may: list[str] = []
-    for e in faces:
-        # the K♥ is where the kh count puts it; else all four of a face hold its heart,
-        # none hold none
-        n = (4 if kh[s] else 0) if e == "kings" and kh is not None else counts[e][s]
-        if n == 4:
-            must.append(HEART_FACES[e])
-        if n:
-            may.append(HEART_FACES[e])
-    return must, may
-
-
-def entry_mode(hand: dict[str, Any], contract: Contract, fld: str) -> str:
-    """How the hand is entered: counts, captures, tricks (or none: a 433)."""
-    modes = [m for m in ("counts", "captures", "tricks") if m in hand]
-    if not contract.played:
-        _nothing_entered(hand, modes, fld)
-    elif len(modes) != 1:
-        if not modes:
-            raise InputError.of(fld, "missing-key",
-                                "enter the hand as one of counts, captures or tricks")
-        raise InputError.of(f"{fld}.{modes[1]}", "unexpected-key",
-                            "enter the hand one way only (%(mode)s is already given)",
-                            mode=modes[0])
-    if "deal" in hand and modes != ["tricks"]:
-        raise InputError.of(f"{fld}.deal", "unexpected-key",
-                            "a deal goes with a hand entered as tricks")
-    return modes[0] if modes else "none"
-
-
-def _nothing_entered(hand: dict[str, Any], modes: Sequence[str], fld: str) -> None:
-    """A 433 has no entry and no deal."""
-    if modes:
-        raise InputError.of(f"{fld}.{modes[0]}", "unexpected-key",
-                            "a 433 is not played: it has no counts, captures or tricks")
-    if "deal" in hand:
-        raise InputError.of(f"{fld}.deal", "unexpected-key",
-                            "a 433 is not played: it has no deal")
-
-
-def _parse_tricks(raw: list[Any], fld: str, deck: int, size: int) -> list[list[int]]:
-    """The tricks as card numbers: one pass when every card reads, the slow path names it."""
-    codes = CARD_CODES
-    try:
-        if set(map(type, raw)) <= {list}:
-            tricks = [[codes[card0], codes[card1], codes[card2], codes[card3]]
-                      for card0, card1, card2, card3 in raw]
-            if size == 52:
-                return tricks
-    except (KeyError, TypeError, ValueError):
-        pass
-    out = []
-    for index, trick in enumerate(raw):
-        trick_fld = f"{fld}[{index}]"
-        items = need_list(trick, trick_fld, "trick")
-        if len(items) != 4:
-            raise InputError.of(trick_fld, "length", "a trick has four cards, not %(n)s", n=len(items))
-        out.append(parse_cards(items, trick_fld, deck, size))
-    return out
-
-
-#: The heart among the four cards of each face element.
-HEART_FACES = {"kings": "K♥", "queens": "Q♥", "jacks": "J♥"}
-
-
-def _missing_element(fld: str, contract: Contract, element: str) -> InputError:
-    """The error for an element the contract scores that the entry leaves out."""
-    return InputError.of(fld, "missing-key", "missing: %(contract)s scores %(element)s",
-                         contract=contract_word(contract), element=element_term(element))
-
-
-def _full_counts(profile: Profile) -> Mapping[str, int]:
-    return full_counts(profile.deck_size)
-
-
-def _sum_error(fld: str, element: str, total: int, profile: Profile) -> SumError:
-    """``hearts add up to 12; a 52-card hand has 13`` (``there are 4`` for faces)."""
-    full = _full_counts(profile)[element]
-    if element in ("tricks", "hearts"):
-        return SumError.of(fld, "sum", "%(element)s add up to %(total)s; a %(deck)s-card hand "
-                           "has %(full)s", element=element_term(element), total=total,
-                           deck=profile.deck_size, full=full)
-    return SumError.of(fld, "sum", "%(element)s add up to %(total)s; there are %(full)s",
-                       element=element_term(element), total=total, full=full)
-
-
-def _last_two_length(fld: str, n_tricks: int, n: int) -> InputError:
-    return InputError.of(fld, "length", "names two seats (trick %(before)s then %(last)s), not %(n)s",
-                         before=n_tricks - 1, last=n_tricks, n=n)
-
-
-def contract_word(contract: Contract) -> Term:
-    return contract_term(contract.id, contract.name_en)
-
-
-def counts_of(entered: dict[str, Any], contract: Contract) -> dict[str, list[int]]:
-    """Entered counts as per-seat lists (kh and last_two name seats in the record)."""
-    out: dict[str, list[int]] = {}
-    for element, v in entered.items():
-        if element == "kh":
-            out[element] = [1 if s == v else 0 for s in range(4)]
-        elif element == "last_two":
-            out[element] = [v.count(s) for s in range(4)]
-        else:
-            out[element] = list(v)
-    return out
 

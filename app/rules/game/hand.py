@@ -15,6 +15,7 @@ from app.rules.cards import BIT, CARD_BY_TEXT, SUIT_OF, Card, cards_of
 from app.rules.errors import InputError
 from app.rules.game.record import parse_suit
 from app.rules.profiles import Contract, Options, Profile, get_profile
+from app.rules.referee.judge import referee_for
 from app.rules.referee.play import (
     PlayOutcome,
     Violation,
@@ -24,7 +25,6 @@ from app.rules.referee.play import (
     judge_play,
     play_out,
     play_rules,
-    referee_for,
     turn_order,
 )
 from app.rules.scoring import hand_points

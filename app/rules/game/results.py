@@ -14,8 +14,8 @@ from app.rules.cards import BIT, Card, cards_of
 from app.rules.game.record import CANON, CARD_CODES
 from app.rules.profiles import Contract, Options, Profile
 from app.rules.quota import Quota
-from app.rules.referee.auction import sale_terms
 from app.rules.referee.play import Violation, turn_order
+from app.rules.referee.sale import sale_terms
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +240,7 @@ class GameResult:
     state: GameState | None = field(default=None, compare=False, repr=False)
 
     def payment_note(self, index: int) -> Explanation | None:
-        """How the sale of hand ``index`` was settled (:func:`app.rules.referee.auction.sale_terms`):
+        """How the sale of hand ``index`` was settled (:func:`app.rules.referee.sale.sale_terms`):
         code ``payment-per-trick`` (a -N sale of subastas under ``settlement: tricks``:
         params ``per``, ``tricks`` the owner took, ``most``) or ``payment-bid``; with
         ``buyer``, ``owner`` (names), ``bid`` and ``paid``. None without a counted sale."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from app.rules.cards import ABOVE, BELOW, BIT, KH, SUIT_MASK, SUIT_OF
 from app.rules.referee.checks import PlayRules, judge_play
-from app.rules.referee.play import Referee
+from app.rules.referee.judge import Referee
 
 
 @dataclass(frozen=True, slots=True)

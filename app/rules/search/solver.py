@@ -7,7 +7,7 @@ with alpha-beta: the seat maximises, the three others minimise (the paranoid val
 ``guaranteed``), or all four maximise (``possible``). Values are *what is still to come*
 for the seat: the score of a line is the score so far plus the value. Legality is the
 engine's own (:func:`app.rules.referee.checks.judge_play`, asked only where the
-:class:`~app.rules.referee.play.Referee`'s masks say a rule may concern the play, as
+:class:`~app.rules.referee.judge.Referee`'s masks say a rule may concern the play, as
 :func:`app.rules.referee.play.play_out` asks it); tricks are won by
 :func:`app.rules.referee.play.trick_winner`.
 

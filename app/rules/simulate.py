@@ -10,7 +10,7 @@ from typing import Any
 
 from app.rules.cards import BIT, cards_of, iter_bits
 from app.rules.game.builder import GameBuilder
-from app.rules.game.entries import FIRST_CHOICE_CARD
+from app.rules.game.entry_fields import FIRST_CHOICE_CARD
 from app.rules.game.record import FORMAT, card_text
 from app.rules.profiles import PROFILES, Contract, Profile
 from app.rules.referee.auction import Auction
