@@ -10,7 +10,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from app import commands, db, security, user_commands
 from app.accounts import account_pages as account
-from app.accounts import auth, login_pages
+from app.accounts import auth, login_pages, prefs
 from app.accounts import user_pages as users
 from app.api import analysis as api_analysis
 from app.api import calls as api_calls
@@ -32,7 +32,7 @@ from app.printing import views as printing
 from app.rulebook import pages as rules
 from app.stats import rating_backlog
 from app.stats import season_pages as seasons
-from app.web import errors, prefs, site
+from app.web import errors, site
 from app.web.messages import init_messages
 from app.web.referee_words import init_referee_words
 from app.web.words import init_words

@@ -34,7 +34,8 @@ CHAIN: list[tuple[str, list[str]]] = [
     ("api operations", ["app/api/views.py"]),
     ("site pages", ["app/web"]),
     ("accounts pages", ["app/accounts/forms.py", "app/accounts/auth.py", "app/accounts/login_pages.py",
-                        "app/accounts/account_pages.py", "app/accounts/user_pages.py"]),
+                        "app/accounts/account_pages.py", "app/accounts/user_pages.py",
+                        "app/accounts/prefs.py"]),
     ("games table pages", ["app/games/table/forms.py", "app/games/table/pages.py",
                            "app/games/table/call_pages.py"]),
     ("games pages", ["app/games/forms.py", "app/games/idempotent.py"]),
@@ -175,6 +176,16 @@ def packages() -> dict[str, list[str]]:
     for path in (REPO / "app").rglob("*.py"):
         found.setdefault(path.parent.relative_to(REPO).as_posix(), []).append(path.name)
     return found
+
+
+def test_no_package_holds_more_than_12_modules():
+    assert {name: len(mods) for name, mods in packages().items() if len(mods) > MOST_MODULES} == {}
+
+
+def test_no_file_is_longer_than_400_lines():
+    long = {rel: n for rel in MODULES.values()
+            if (n := len((REPO / rel).read_text().splitlines())) > MOST_LINES}
+    assert long == {}
 
 
 def function_imports(source: str) -> list[int]:

@@ -15,11 +15,12 @@ from app.accounts.auth import actor
 from app.db import get_session
 from app.errors import BadInput
 from app.games import game_list, queries
+from app.players import player_csv
 from app.players import roster as roster_service
 from app.players.forms import MergeForm, RenameForm
 from app.rules import PROFILES
 from app.security import Response, id_arg
-from app.stats import leaderboard, player_csv, rating_backlog, rating_model, ratings, standings, stats
+from app.stats import leaderboard, rating_backlog, rating_model, ratings, standings, stats
 from app.web.chart import series_svg
 from app.web.common import SafeCsvWriter, lang, shown
 from app.web.messages import field_label, service_text

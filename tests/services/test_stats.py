@@ -14,7 +14,7 @@ from sqlalchemy import select, text, update
 from app.games import hands
 from app.games.games import import_game
 from app.models import Game, HeadToHead, Player, PlayerStat
-from app.stats.player_csv import csv_rows
+from app.players.player_csv import csv_rows
 from app.stats.projections import rebuild as rebuild_results
 from app.stats.stats import player_profiles, sums_agree
 from tests.conftest import RECORDS, load_record
@@ -166,8 +166,8 @@ def test_csv_holds_the_charts_every_game_and_the_average_bid(session):
     from openskill.models import PlackettLuce
 
     from app.models import StoredResult
+    from app.players.player_csv import player_csv
     from app.rules import load
-    from app.stats.player_csv import player_csv
     from app.stats.rating_model import shown
 
     games = [seated("subastas", ["Ana", "Beto", "Carla", "Dani"]),
@@ -218,8 +218,8 @@ def test_csv_holds_the_charts_every_game_and_the_average_bid(session):
 def test_csv_chart_rows_are_the_charts_points(session, monkeypatch):
     """Past ratings.CHART_POINTS games, the CSV holds the games the charts show (spread
     evenly, the first and the latest always), so it costs the same at any club's size."""
+    from app.players.player_csv import player_csv
     from app.stats import ratings
-    from app.stats.player_csv import player_csv
 
     for _ in range(3):
         import_game(session, seated("ru32", ["Ana", "Beto", "Carla", "Dani"]))
