@@ -12,10 +12,11 @@ from flask_babel import gettext as _
 from app.accounts.throttle import Throttled
 from app.db import get_session
 from app.errors import BadInput, ConflictError, ForbiddenError, LockedError, SheetChanged
-from app.games import idempotency, queries
+from app.games import hands, idempotency, queries
 from app.games.idempotent import carried_out_once
 from app.models import Game
 from app.rules import RecordError
+from app.web import versions
 from app.web.messages import service_text, translate_error
 
 IF_MATCH = re.compile(r'^(?:W/)?"v([0-9]{1,10})"$')   # a version is an integer column
@@ -104,3 +105,25 @@ def game_or_404_json(game_id: int) -> Game:
     if game is None:
         raise Refusal(error_answer(404, "not-found", _("There is no such game.")))
     return game
+
+
+def saved_answer(game: Game, index: int, status: int) -> Any:
+    report = queries.report(game)
+    body: dict[str, Any] = {"id": game.id, "version": game.version, "totals": report["totals"],
+                            "hand": report["hands"][index] if index < len(report["hands"]) else None}
+    response = jsonify(body)
+    response.status_code = status
+    response.headers["ETag"] = f'"{versions.game_tag(game.version)}"'
+    return response
+
+
+def hand_answer(outcome: hands.Outcome, status: int) -> Any:
+    """The answer to a hand's save that was not refused by the engine."""
+    match outcome:
+        case hands.Saved():
+            return saved_answer(outcome.game, outcome.index, status)
+        case hands.Conflict():
+            return error_answer(412, "stale", outcome.message, "If-Match", version=outcome.current_version)
+        case hands.Locked():
+            return error_answer(409, "locked", service_text(outcome.error), "reason")
+    raise AssertionError(outcome)

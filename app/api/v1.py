@@ -21,13 +21,22 @@ from app.accounts.accounts import can_score
 from app.accounts.auth import actor, by_token, director_reason, user
 from app.api import schemas as s
 from app.api import views as api_views
-from app.api.answers import Refusal, error_answer, expected_version, game_or_404_json, idempotent_write
+from app.api.answers import (
+    Refusal,
+    error_answer,
+    expected_version,
+    game_or_404_json,
+    hand_answer,
+    idempotent_write,
+    refused,
+    saved_answer,
+)
 from app.api.document import QuietApi, docs_page, http_headers
 from app.api.shapes import first_message
 from app.db import get_session
-from app.errors import BadInput, NothingChanged
+from app.errors import BadInput
 from app.games import game_list, games, hands, queries
-from app.models import Game, Player
+from app.models import Player
 from app.players import roster
 from app.rules import PROFILES, RecordError, score_record
 from app.rules.limits import read_json
@@ -135,16 +144,6 @@ def game(game_id: int) -> Any:
                            lambda: jsonify(api_views.game_body(get_session(), game_or_404_json(game_id))))
 
 
-def _saved(game: Game, index: int, status: int) -> Any:
-    report = queries.report(game)
-    body: dict[str, Any] = {"id": game.id, "version": game.version, "totals": report["totals"],
-                            "hand": report["hands"][index] if index < len(report["hands"]) else None}
-    response = jsonify(body)
-    response.status_code = status
-    response.headers["ETag"] = f'"{versions.game_tag(game.version)}"'
-    return response
-
-
 def _hand_body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
@@ -167,20 +166,18 @@ def add_hand(_shape: dict[str, Any], game_id: int, reason: str | None = None) ->
         expected = expected_version(game)
         hand = _hand_body()
         index = len(game.hands)
-        try:
-            saved = hands.record_hand(get_session(), game, hand, expected_version=expected,
-                                      who=actor(), reason=director_reason(reason))
-        except RecordError:
-            # refused: every problem of the hand at once (a save the engine accepts is not
-            # checked twice: the entry check replays the game's hands once more)
-            problems = [{"code": e.code, "message": translate_error(e), "field": e.field}
-                        for e in api_views.hand_problems(game, hand, index)]
-            if not problems:
-                raise
+        outcome = hands.save_hand(get_session(), game, hand, row=None, expected_version=expected,
+                                  who=actor(), reason=director_reason(reason))
+        if isinstance(outcome, hands.Refused):
+            # every problem of the hand at once (a save the engine accepts is not checked
+            # twice: the entry check replays the game's hands once more)
+            found = api_views.hand_problems(game, hand, index)
+            if not found:
+                return refused(outcome.first, game)
+            problems = [{"code": e.code, "message": translate_error(e), "field": e.field} for e in found]
             first = problems[0]
-            raise Refusal(error_answer(422, first["code"], first["message"], first["field"],
-                                  problems=problems)) from None
-        return _saved(saved, len(saved.hands) - 1, 201)
+            return error_answer(422, first["code"], first["message"], first["field"], problems=problems)
+        return hand_answer(outcome, 201)
     return idempotent_write(carry_out, game)
 
 
@@ -197,12 +194,11 @@ def replace_hand(_shape: dict[str, Any], game_id: int, n: int, reason: str | Non
     def carry_out() -> Any:
         expected = expected_version(game)
         hand = _hand_body()
-        try:
-            saved = hands.replace_hand(get_session(), game, n - 1, hand, expected_version=expected,
-                                       who=actor(), reason=director_reason(reason))
-        except NothingChanged:      # the hand as it is stored: nothing to write, the same version
-            saved = game
-        return _saved(saved, n - 1, 200)
+        outcome = hands.save_hand(get_session(), game, hand, row=n - 1, expected_version=expected,
+                                  who=actor(), reason=director_reason(reason))
+        if isinstance(outcome, hands.Refused):
+            return refused(outcome.first, game)
+        return hand_answer(outcome, 200)   # the hand as it is stored: the same version, 200
     return idempotent_write(carry_out, game)
 
 
@@ -219,7 +215,7 @@ def delete_hand(game_id: int, reason: str | None = None) -> Any:
         expected = expected_version(game)
         saved = hands.delete_last_hand(get_session(), game, expected_version=expected,
                                        who=actor(), reason=director_reason(reason))
-        return _saved(saved, len(saved.hands), 200)
+        return saved_answer(saved, len(saved.hands), 200)
     return idempotent_write(carry_out, game)
 
 

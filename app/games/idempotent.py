@@ -17,8 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from app.accounts.auth import user
 from app.db import AppSession, get_session
 from app.errors import BadInput
-from app.games import idempotency
-from app.models import Game
+from app.games import hands, idempotency
 from app.web.messages import service_text
 
 #: (status, code, message, field) -> the response of a refusal, in the caller's own format.
@@ -94,9 +93,9 @@ def _repeat_or_refusal(session: Any, user_id: int, key: str, digest: str,
 # key is still being carried out). "problems" are the page's messages; "fields" the same
 # messages by the entry's field key ("tricks", "kh", ...; "__all__": the whole hand).
 
-def note_saved(row: int) -> None:
-    """The hand row a save stored (or found already stored so), for the outbox's answer."""
-    g.entry_saved_row = row
+def note_outcome(outcome: hands.Outcome) -> None:
+    """What became of a hand's save (app/games/hands.py), for the outbox's answer."""
+    g.entry_outcome = outcome
 
 
 def note_problems(errors: dict[str, list[str]]) -> None:
@@ -115,17 +114,19 @@ def _problems() -> list[str]:
 
 
 def _outbox_answer(response: Any, game_id: int) -> Any:
-    """The JSON answer of an outbox save, from the page the form would have got."""
+    """The JSON answer of an outbox save: what became of the hand (the outcome its page
+    noted), with the problems its page shows; a page that saved nothing (the form did not
+    read, a step of the setup is missing) is a refusal with its own status."""
+    outcome = g.get("entry_outcome")
+    match outcome:
+        case hands.Saved():
+            return jsonify(state="saved", row=outcome.index + 1, version=outcome.game.version,
+                           location=response.headers.get("Location"))
+        case hands.Conflict() | hands.Locked():     # offered as a correction, or left waiting
+            return _outbox_json(409, "conflict", _problems(), _fields())
+        case hands.Refused():
+            return _outbox_json(422, "refused", _problems(), _fields())
     status = response.status_code
-    saved: int | None = g.get("entry_saved_row")
-    if 300 <= status < 400 and saved is not None:
-        game = get_session().get(Game, game_id)
-        return jsonify(state="saved", row=saved, version=game.version if game else None,
-                       location=response.headers.get("Location"))
-    if 300 <= status < 400:
-        return _outbox_json(422, "refused", _problems(), _fields())
-    if status == 409:
-        return _outbox_json(409, "conflict", _problems(), _fields())
     return _outbox_json(status if status >= 400 else 422, "refused", _problems(), _fields())
 
 

@@ -140,14 +140,15 @@ def score(game: Game, draft: HandDraft) -> Any:
 
 
 def save(session: Session, game: Game, draft: HandDraft, *, expected_version: int | None,
-         who: str, reason: str | None = None) -> Game:
-    """Records the draft: a new hand after the last, or the correction of its row."""
-    hand = draft.hand()
-    if draft.index < len(game.hands):
-        return hands_service.replace_hand(session, game, draft.index, hand,
-                                          expected_version=expected_version, who=who, reason=reason)
-    return hands_service.record_hand(session, game, hand, expected_version=expected_version,
-                                     who=who, reason=reason)
+         who: str, reason: str | None = None) -> hands_service.Outcome:
+    """Records the draft -- a new hand after the last, or the correction of its row -- and
+    says what became of it; a refused draft comes back with every problem of the hand."""
+    row = draft.index if draft.index < len(game.hands) else None
+    outcome = hands_service.save_hand(session, game, draft.hand(), row=row,
+                                      expected_version=expected_version, who=who, reason=reason)
+    if isinstance(outcome, hands_service.Refused):
+        return hands_service.Refused(outcome.first, tuple(problems(game, draft)))
+    return outcome
 
 
 __all__ = ["MODES", "HandDraft", "Preview", "preview", "problems", "save", "score"]

@@ -12,7 +12,7 @@ from werkzeug.datastructures import MultiDict
 
 from app.accounts.auth import actor, director_reason
 from app.db import get_session
-from app.errors import BadInput, ConflictError, LockedError, NothingChanged
+from app.errors import BadInput, ConflictError
 from app.games import hands as hands_service
 from app.games import queries
 from app.games.entry import draft, entry
@@ -20,7 +20,8 @@ from app.games.entry import setup as setup_service
 from app.games.entry.ahead import ahead_or_404, chosen_ahead, not_known
 from app.games.entry.forms import SetupForm, hand_form_class
 from app.games.forms import VersionedForm
-from app.games.idempotent import note_problems, note_saved, outbox_save
+from app.games.hands import Conflict, Locked, Refused, Saved
+from app.games.idempotent import note_outcome, note_problems, outbox_save
 from app.rules import RecordError
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
 from app.web.messages import field_label, problem_text, translate_error
@@ -314,37 +315,36 @@ def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, 
     reason = director_reason(form.correction.data)
     at = datetime.now(UTC).replace(microsecond=0).isoformat()
     entered = _draft(index, page["spec"], page["mode"], form, page["ready"], form.ruling(who, at))
-    try:
-        draft.save(get_session(), game, entered, expected_version=form.version.data, who=who,
-                   reason=reason)
-    except RecordError as e:
-        # the save reports the first problem; the page shows every one at once
-        page["errors"] = _problem_map(draft.problems(game, entered) or [e], index)
-        note_problems(page["errors"])
-        return render_template("hands/entry.html", **page), 422
-    except ConflictError as e:
-        # what changed since this entry was loaded, next to what was typed (kept); saving
-        # again puts it on this hand row (a correction once another phone recorded the
-        # row): never a second copy of the hand
-        page["conflict"] = e
-        note_problems({"__all__": [_("Someone else saved this game meanwhile.")]})
-        page["changes"] = queries.changes_since(
-            get_session(), game, min(form.version.data or 0, game.version), lang())
-        form.version.data = e.current_version
-        form.version.raw_data = [str(e.current_version)]
-        return render_template("hands/entry.html", **page), 409
-    except LockedError as e:
-        # the values typed stay; what is missing is said next to the reason field
-        refused_for_lock(form, e, page["errors"])
-        note_problems(page["errors"])
-        return render_template("hands/entry.html", **page), 409
-    except NothingChanged:
-        note_saved(index + 1)
-        flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))
-        return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")
-    note_saved(index + 1)
-    flash(_("Hand %(n)s corrected.", n=index + 1) if editing
-          else _("Hand %(n)s saved.", n=ctx.next.number))
+    outcome = draft.save(get_session(), game, entered, expected_version=form.version.data, who=who,
+                         reason=reason)
+    note_outcome(outcome)
+    match outcome:
+        case Refused():
+            # the page shows every problem of the hand at once
+            page["errors"] = _problem_map(list(outcome.every), index)
+            note_problems(page["errors"])
+            return render_template("hands/entry.html", **page), 422
+        case Conflict():
+            # what changed since this entry was loaded, next to what was typed (kept); saving
+            # again puts it on this hand row (a correction once another phone recorded the
+            # row): never a second copy of the hand
+            page["conflict"] = outcome
+            note_problems({"__all__": [_("Someone else saved this game meanwhile.")]})
+            page["changes"] = queries.changes_since(
+                get_session(), game, min(form.version.data or 0, game.version), lang())
+            form.version.data = outcome.current_version
+            form.version.raw_data = [str(outcome.current_version)]
+            return render_template("hands/entry.html", **page), 409
+        case Locked():
+            # the values typed stay; what is missing is said next to the reason field
+            refused_for_lock(form, outcome.error, page["errors"])
+            note_problems(page["errors"])
+            return render_template("hands/entry.html", **page), 409
+        case Saved(unchanged=True):
+            flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))
+        case Saved():
+            flash(_("Hand %(n)s corrected.", n=index + 1) if editing
+                  else _("Hand %(n)s saved.", n=ctx.next.number))
     return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{index + 1}")
 
 

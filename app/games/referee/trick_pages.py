@@ -17,12 +17,13 @@ from markupsafe import Markup
 
 from app.accounts.auth import actor, director_reason
 from app.db import get_session
-from app.errors import BadInput, ConflictError, LockedError, NothingChanged
+from app.errors import BadInput, NothingChanged
 from app.games import queries
 from app.games.entry import draft, entry
 from app.games.entry import setup as setup_service
 from app.games.entry.ahead import ahead_or_404, chosen_ahead
-from app.games.idempotent import note_problems, note_saved, outbox_save
+from app.games.hands import Conflict, Locked, Refused, Saved
+from app.games.idempotent import note_outcome, note_problems, outbox_save
 from app.games.referee import referee as svc
 from app.games.referee import view as view_of
 from app.games.referee.deal_step import as_url_args, deal_step, hidden_fields, state_url
@@ -284,7 +285,6 @@ def _finish(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     if saved is None:
         return final, form, None, status
     if saved is NothingChanged:
-        note_saved(index + 1)
         flash(_("Nothing changed: hand row %(n)s was already recorded like this.", n=index + 1))
         return final, form, redirect(url_for("games.sheet", game_id=game.id)
                                      + f"#hand-{index + 1}"), None
@@ -310,29 +310,32 @@ def _save_played(game: Any, entered: draft.HandDraft, form: SaveTricksForm,
     was already recorded so, else (None, the page status) with the problem on the page."""
     errors = page["errors"]
     try:
-        saved = draft.save(get_session(), game, entered, expected_version=form.version.data,
-                           who=actor(), reason=director_reason(form.correction.data))
-    except RecordError as e:
-        errors.setdefault("__all__", []).append(translate_error(e))
-        return None, 422
-    except ConflictError:
-        # the cards stay, what changed since this entry's version is shown, and saving
-        # again puts them on this hand row (never a second copy)
-        page["conflict"] = True
-        page["changes"] = queries.changes_since(
-            get_session(), game, min(form.version.data or 0, game.version), lang())
-        form.version.data = game.version
-        note_problems({"__all__": [_("Someone else saved this game meanwhile.")]})
-        return None, 409
-    except BadInput as e:
+        outcome = draft.save(get_session(), game, entered, expected_version=form.version.data,
+                             who=actor(), reason=director_reason(form.correction.data))
+        note_outcome(outcome)
+    except BadInput as e:         # a hand row that is not there (nothing about the hand)
         errors.setdefault("__all__", []).append(problem_text(e))
         return None, 400
-    except LockedError as e:
-        refused_for_lock(form, e, errors)
-        return None, 409
-    except NothingChanged:
-        return NothingChanged, None
-    return saved, None
+    match outcome:
+        case Refused():
+            errors.setdefault("__all__", []).append(translate_error(outcome.first))
+            return None, 422
+        case Conflict():
+            # the cards stay, what changed since this entry's version is shown, and saving
+            # again puts them on this hand row (never a second copy)
+            page["conflict"] = True
+            page["changes"] = queries.changes_since(
+                get_session(), game, min(form.version.data or 0, game.version), lang())
+            form.version.data = game.version
+            note_problems({"__all__": [_("Someone else saved this game meanwhile.")]})
+            return None, 409
+        case Locked():
+            refused_for_lock(form, outcome.error, errors)
+            return None, 409
+        case Saved(unchanged=True):
+            return NothingChanged, None
+        case Saved():
+            return outcome.game, None
 
 
 def _after_save(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
@@ -340,7 +343,6 @@ def _after_save(game: Any, index: int, ctx: entry.Context, page: dict[str, Any],
     """Where a saved hand goes: the sheet, with a link to the hand record when rules were
     broken ("then=ruling" goes straight there)."""
     n = index + 1
-    note_saved(n)
     nxt = ctx.next
     flash(_("Hand row %(n)s corrected.", n=n) if page["editing"] or page["taken"] else
           _("Hand %(n)s saved.", n=nxt.number if nxt else n))
