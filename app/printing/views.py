@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
+import segno
 from flask import (
     Blueprint,
     Flask,
@@ -26,6 +27,7 @@ from flask import (
     render_template,
     request,
     send_file,
+    session,
     url_for,
 )
 from flask_babel import gettext as _
@@ -35,6 +37,7 @@ from markupsafe import Markup
 from wtforms import DateField, SelectField
 from wtforms.validators import Optional
 
+from app.accounts.auth import user
 from app.db import get_session
 from app.games import queries
 from app.models import ExportJob, ExportState
@@ -47,6 +50,7 @@ from app.web.chart import legend, progression_svg
 from app.web.common import lang, load_game_or_404
 from app.web.diagram import table_svg
 from app.web.forms import choices
+from app.web.words import OPTION_LABELS
 
 bp = Blueprint("pdf", __name__)
 
@@ -82,16 +86,12 @@ def _game_link(game_id: int) -> str:
 @bp.app_template_global()
 def pdf_qr(data: str) -> Markup:
     """A QR code of ``data`` as inline SVG (one path: cheap to render, nothing fetched)."""
-    import segno
-
     svg = segno.make(data, error="m").svg_inline(scale=1, border=0, omitsize=True, dark="#16181b")
     return Markup(svg.replace("<svg ", '<svg class="qr" ', 1))
 
 
 @bp.app_template_global()
 def pdf_option(name: str, value: str) -> tuple[str, str]:
-    from app.web.words import OPTION_LABELS
-
     label, values = OPTION_LABELS.get(name, (name, {}))
     return str(label), str(values.get(value, value))
 
@@ -171,10 +171,6 @@ def _error_text(error: str | None) -> str:
 def _requester() -> str:
     """Who asks for exports: the signed-in user (``user:<id>``); without one, this browser
     (a random id kept in its session)."""
-    from flask import session
-
-    from app.accounts.auth import user
-
     signed_in = user()
     if signed_in is not None:
         return f"user:{signed_in.id}"

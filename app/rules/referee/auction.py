@@ -1,12 +1,16 @@
 """The fiesta auction of `fiestas` and `subastas` (RULES.md 1.2, 1.3 and §4 "Auction").
 
+A :class:`Call` is one call as a value (``Call.parse("3:+2")``, printed back as it parses).
 :class:`Auction` is a small state machine: ``legal_calls()`` says what may be called now,
-``call(text)`` checks and applies one call (raising :class:`RuleError` with the rule's
-name), and ``outcome`` says what the auction decided once it is ``finished``.
+``verify_call(call)`` whether one may be called (raising :class:`RuleError` with the rule's
+name, the auction unchanged), ``apply_call(call)`` checks and applies it (``call(text)``:
+parse, then apply), and ``outcome`` says what the auction decided once it is ``finished``.
 """
 from __future__ import annotations
 
+import copy
 import re
+from dataclasses import dataclass
 
 from app.rules.errors import InputError, RecordError, RuleError
 from app.rules.profiles import PROFILES, Profile
@@ -16,6 +20,34 @@ BIDDING, ANSWER, RAISE, ULTIMATUM, DONE = "bidding", "answer", "raise", "ultimat
 OWNER_ANSWERS = ("accept", "too-little", "eight-or-nulos", "reject")
 _CALL = re.compile(r"^(?:([0-3])|(owner)):(pass|withdraw|refuse|[+-][1-8]|accept|too-little|"
                    r"eight-or-nulos|reject)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One call of a fiesta's auction as RECORD.md writes it: who calls (a seat 0-3, or
+    ``"owner"``) and what (``pass``, ``withdraw``, ``refuse``, a bid ``+N``/``-N``, or one of
+    the owner's answers). ``str(call)`` is the record's text (``"3:+2"``)."""
+
+    who: int | str
+    what: str
+
+    @classmethod
+    def parse(cls, text: object) -> Call:
+        """The call written ``text`` (spaces and case aside); InputError when it is none."""
+        if not isinstance(text, str):
+            raise InputError.of("", "type", 'a call is a string like "1:+2" or "owner:accept"')
+        m = _CALL.match(text.strip().lower())
+        if not m:
+            raise InputError.of("", "call", '"%(call)s" is not a call (like "1:+2", "2:pass", '
+                                '"owner:accept")', call=text)
+        return cls("owner" if m.group(2) else int(m.group(1)), m.group(3))
+
+    @property
+    def is_bid(self) -> bool:
+        return self.what[0] in "+-"
+
+    def __str__(self) -> str:
+        return f"{self.who}:{self.what}"
 
 
 class Auction:
@@ -102,18 +134,25 @@ class Auction:
 
     # --- calling -------------------------------------------------------------------------
     def call(self, text: object) -> None:
-        """Checks and applies one call; raises RuleError (field "") naming the rule."""
-        if not isinstance(text, str):
-            raise InputError.of("", "type", 'a call is a string like "1:+2" or "owner:accept"')
-        m = _CALL.match(text.strip().lower())
-        if not m:
-            raise InputError.of("", "call", '"%(call)s" is not a call (like "1:+2", "2:pass", '
-                                '"owner:accept")', call=text)
+        """Checks and applies the call written ``text``; raises RuleError (field "") naming
+        the rule, InputError when ``text`` is not a call."""
+        self.apply_call(Call.parse(text), as_written=str(text))
+
+    def verify_call(self, call: Call) -> None:
+        """Raises the RuleError :meth:`apply_call` would raise for ``call``; the auction is
+        left as it is either way."""
+        trial = copy.copy(self)
+        trial.calls, trial.passed, trial.order = list(self.calls), set(self.passed), list(self.order)
+        trial.apply_call(call)
+
+    def apply_call(self, call: Call, *, as_written: str | None = None) -> None:
+        """Checks and applies one call; raises RuleError (field "") naming the rule (and the
+        call ``as_written``, when it was typed otherwise)."""
+        text = str(call) if as_written is None else as_written
         if self.phase == DONE:
             raise RuleError.of("", "auction-over", '"%(call)s": the auction is already over',
                                call=text)
-        who = "owner" if m.group(2) else int(m.group(1))
-        what = m.group(3)
+        who, what = call.who, call.what
         expected = self.to_call
         if who != expected:
             raise self._out_of_turn(who, expected, text)
@@ -125,7 +164,7 @@ class Auction:
             self._raise(what, text)
         else:
             self._ultimatum(what, text)
-        self.calls.append(text.strip().lower())
+        self.calls.append(str(call))
 
     def _out_of_turn(self, who: int | str, expected: int | str | None, text: str) -> RuleError:
         """Why a call by ``who`` is not the call expected now, saying what may be called."""
