@@ -61,3 +61,16 @@ def test_no_template_branches_on_a_profile_id():
                     found.append(f"{path.relative_to(ROOT)}:{k}: {block}")
     assert found == []
     assert PROFILE_ID.search('{% if p.id == "subastas" %}')      # the check sees one
+
+
+def test_no_module_outside_the_engine_branches_on_a_profile_id():
+    """The app asks a profile's traits (``seat_key``, ``chosen``, ``auction``...), never its id."""
+    found = []
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        if path.relative_to(ROOT).parts[1] == "rules":
+            continue
+        for k, line in enumerate(path.read_text().splitlines(), start=1):
+            if PROFILE_ID.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{k}: {line.strip()}")
+    assert found == []
+    assert PROFILE_ID.search('        if profile == "rifki" else')      # the check sees one

@@ -42,6 +42,20 @@ def test_new_game_draws_the_first_dealer(client):
     assert record["first_dealer"] in range(4) and record["players"] == PLAYERS
 
 
+@pytest.mark.parametrize("profile", ["fiestas", "rifki"])
+def test_a_first_seat_drawn_by_lot_is_said_as_the_profile_starts(client, profile):
+    """Rifki's first seat holds the 2♦ and chooses; the others' deals (the trait
+    ``seat_key``, not the profile's id)."""
+    r = client.post("/games/new", data=dict(NEW_GAME, profile=profile), headers={"Accept-Language": "en"})
+    gid = int(r.headers["Location"].rsplit("/", 1)[1])
+    record = record_of(client, gid)
+    who = record["players"][record[PROFILES[profile].seat_key]]
+    html = client.get(f"/games/{gid}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    said = (f"Drawn by lot: {who} holds the 2♦ and chooses first." if profile == "rifki"
+            else f"Drawn by lot: {who} deals first.")
+    assert said in html
+
+
 def test_new_rifki_game_records_first_chooser_and_options(client):
     data = dict(NEW_GAME, profile="rifki", first_seat="2", opt_choice_limit="free", opt_must_overtake="koz")
     r = client.post("/games/new", data=data)

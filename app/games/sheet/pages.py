@@ -110,10 +110,10 @@ def _start(form: Any) -> Any:
         _seat_error(form, e)
         return None
     if first is None:
-        seat = game.record[PROFILES[profile].seat_key]
-        who = game.record["players"][seat]
+        seat_key = PROFILES[profile].seat_key
+        who = game.record["players"][game.record[seat_key]]
         flash(_("Drawn by lot: %(name)s holds the 2♦ and chooses first.", name=who)
-              if profile == "rifki" else _("Drawn by lot: %(name)s deals first.", name=who))
+              if seat_key == "first_chooser" else _("Drawn by lot: %(name)s deals first.", name=who))
     return redirect(url_for("games.sheet", game_id=game.id))
 
 
