@@ -118,12 +118,11 @@ def saved_answer(game: Game, index: int, status: int) -> Any:
 
 
 def hand_answer(outcome: hands.Outcome, status: int) -> Any:
-    """The answer to a hand's save that was not refused by the engine."""
+    """The answer to a hand's save: the hand saved, or its refusal as any write's."""
     match outcome:
         case hands.Saved():
             return saved_answer(outcome.game, outcome.index, status)
-        case hands.Conflict():
-            return error_answer(412, "stale", outcome.message, "If-Match", version=outcome.current_version)
-        case hands.Locked():
-            return error_answer(409, "locked", service_text(outcome.error), "reason")
-    raise AssertionError(outcome)
+        case hands.Refused():
+            return refused(outcome.first, None)
+        case hands.Conflict() | hands.Locked():
+            return refused(outcome.error, None)

@@ -28,7 +28,6 @@ from app.api.answers import (
     game_or_404_json,
     hand_answer,
     idempotent_write,
-    refused,
     saved_answer,
 )
 from app.api.document import QuietApi, docs_page, http_headers
@@ -173,7 +172,7 @@ def add_hand(_shape: dict[str, Any], game_id: int, reason: str | None = None) ->
             # twice: the entry check replays the game's hands once more)
             found = api_views.hand_problems(game, hand, index)
             if not found:
-                return refused(outcome.first, game)
+                return hand_answer(outcome, 201)
             problems = [{"code": e.code, "message": translate_error(e), "field": e.field} for e in found]
             first = problems[0]
             return error_answer(422, first["code"], first["message"], first["field"], problems=problems)
@@ -196,8 +195,6 @@ def replace_hand(_shape: dict[str, Any], game_id: int, n: int, reason: str | Non
         hand = _hand_body()
         outcome = hands.save_hand(get_session(), game, hand, row=n - 1, expected_version=expected,
                                   who=actor(), reason=director_reason(reason))
-        if isinstance(outcome, hands.Refused):
-            return refused(outcome.first, game)
         return hand_answer(outcome, 200)   # the hand as it is stored: the same version, 200
     return idempotent_write(carry_out, game)
 

@@ -47,8 +47,11 @@ class Refused:
 class Conflict:
     """Another save changed the game since the version the hand was entered against."""
 
-    current_version: int | None
-    message: str
+    error: ConflictError
+
+    @property
+    def current_version(self) -> int | None:
+        return self.error.current_version
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ def save_hand(session: Session, game: Game, hand: dict[str, Any], *, row: int | 
     except RecordError as e:
         return Refused(e)
     except ConflictError as e:
-        return Conflict(e.current_version, str(e))
+        return Conflict(e)
     except LockedError as e:
         return Locked(e)
     except NothingChanged:

@@ -328,7 +328,7 @@ def _save(game: Any, index: int, ctx: entry.Context, form: Any, page: dict[str, 
             # what changed since this entry was loaded, next to what was typed (kept); saving
             # again puts it on this hand row (a correction once another phone recorded the
             # row): never a second copy of the hand
-            page["conflict"] = outcome
+            page["conflict"] = outcome.error
             note_problems({"__all__": [_("Someone else saved this game meanwhile.")]})
             page["changes"] = queries.changes_since(
                 get_session(), game, min(form.version.data or 0, game.version), lang())
