@@ -5,6 +5,7 @@ Skipped (with the reason) when Chromium or Playwright is missing, unless CI=true
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,7 +90,22 @@ def live_app(live_server: str) -> Any:
 
 
 def login(page: Any, username: str = DIRECTOR, password: str = TEST_PASSWORD) -> None:
-    """Logs the page's context in through the login form."""
+    """Logs the page's context in: the login form posted, CSRF token and all, through the
+    context's own HTTP client (``page.request``, which shares the context's cookies), as the
+    form would post it. Rendering the login page and the home page in the browser, with
+    their styles and scripts, for every phone of every test was a fifth of the browser
+    tests' time; the form itself is the subject of tests/web/test_accounts.py and of
+    `login_through_the_form` below."""
+    form = page.request.get("/login")
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form.text())
+    assert token is not None, "the login page has no CSRF token"
+    answer = page.request.post("/login", max_redirects=0, form={
+        "csrf_token": token.group(1), "username": username, "password": password})
+    assert answer.status == 303, f"logging {username} in answered {answer.status}"
+
+
+def login_through_the_form(page: Any, username: str = DIRECTOR, password: str = TEST_PASSWORD) -> None:
+    """Logs the page's context in by typing into the login page, as a player does."""
     page.goto("/login")
     page.fill("#username", username)
     page.fill("#password", password)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import login, phone
+from tests.browser.conftest import login_through_the_form, phone
 from tests.browser.test_live import mark_no_reload, same_document
 from tests.browser.test_referee import SHOTS, import_game
 from tests.browser.test_whole_games import game_id
@@ -105,7 +105,8 @@ def test_a_scorer_of_another_game_sees_no_pin_field(page: Any, browser: Any, liv
     set_pins(live_app, gid, PINS)
     ensure_user(live_app, "otro", "scorer")
     other = next(phone(browser, live_server, user=None))
-    login(other, "otro")
+    login_through_the_form(other, "otro")     # typed on the login page, as at the table
+    assert other.inner_text("#current-user").strip().endswith("otro")
     other.goto(f"/games/{gid}/confirm")
     assert other.locator("input[name=pin]").count() == 0
     other.context.close()
