@@ -12,8 +12,8 @@ from flask_wtf import FlaskForm
 from wtforms import Form, SelectField, StringField
 from wtforms.validators import InputRequired, Length, Optional
 
-from app.games.entry.entry import EntrySpec
 from app.rules.cards import SUITS
+from app.rules.entry import EntrySpec
 from app.rules.game.record import RULING_KINDS
 from app.rules.limits import POINTS_MAX
 from app.rules.profiles import COUNT_ELEMENTS

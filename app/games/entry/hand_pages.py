@@ -23,6 +23,7 @@ from app.games.forms import VersionedForm
 from app.games.hands import Conflict, Locked, Refused, Saved
 from app.games.idempotent import note_outcome, note_problems, outbox_save
 from app.rules import RecordError
+from app.rules import entry as entering
 from app.web.common import lang, load_game_or_404, new_hand_row, refused_for_lock, stored_row_or_404
 from app.web.messages import field_label, problem_text, translate_error
 from app.web.words import signed
@@ -117,7 +118,7 @@ def _setup_form(ctx: entry.Context, editing: bool, changing: bool) -> SetupForm:
         stored = setup_service.of_hand(ctx)
         mode = "counts"
         if stored.contract in ctx.profile.contracts:
-            mode = entry.mode_of(ctx.existing, entry.entry_spec(ctx.profile, stored.contract))
+            mode = entering.mode_of(ctx.existing, entering.entry_spec(ctx.profile, stored.contract))
         form = SetupForm(data=setup_service.form_data(stored, mode))
     else:
         form = SetupForm(values)
@@ -212,10 +213,10 @@ def _setup_problems(page: dict[str, Any], step: setup_service.SetupStep, index: 
 
 
 def _entry_form(ctx: entry.Context, ready: setup_service.Setup, asked: str | None
-                ) -> tuple[entry.EntrySpec, str, Any]:
+                ) -> tuple[entering.EntrySpec, str, Any]:
     """The contract's entry: what it scores, the mode (cards only where it scores cards)
     and the form class of that mode."""
-    spec = entry.entry_spec(ctx.profile, ready.contract)
+    spec = entering.entry_spec(ctx.profile, ready.contract)
     mode = asked if spec.has_cards and asked in ("counts", "captures") else "counts"
     return spec, mode, hand_form_class(spec, mode)
 
@@ -282,7 +283,7 @@ def _show(game: Any, index: int, ctx: entry.Context, page: dict[str, Any], form_
 
 def _stored_form(form_cls: Any, spec: Any, ctx: entry.Context, editing: bool, version: int) -> Any:
     """The entry form showing the stored hand (a correction), or blank (a new hand)."""
-    data = entry.entry_values(spec, ctx.existing, ctx.existing_result) if editing else {}
+    data = entering.entry_values(spec, ctx.existing, ctx.existing_result) if editing else {}
     data = {k: (str(v) if k.startswith(("card_", "kh", "last_two_")) else v) for k, v in data.items()}
     data["version"] = version
     ruling = (ctx.existing or {}).get("ruling") if editing else None

@@ -10,6 +10,7 @@ from flask import Blueprint, jsonify, request, url_for
 from app.games.entry import entry
 from app.games.entry import setup as setup_service
 from app.games.entry.ahead import AHEAD, ahead_context, chosen_ahead, hand_after, not_known
+from app.rules import entry as entering
 from app.rules import get_profile
 from app.web.common import load_game_or_404
 
@@ -105,6 +106,6 @@ def _url_args(params: dict[str, str]) -> dict[str, Any]:
 def _modes(ctx: entry.Context, contract: str) -> list[str]:
     """The entry modes of a contract: counts, captured cards where it scores cards, trick by
     trick where it is played."""
-    spec = entry.entry_spec(ctx.profile, contract)
+    spec = entering.entry_spec(ctx.profile, contract)
     return (["counts"] + (["captures"] if spec.has_cards else [])
             + (["tricks"] if ctx.profile.contracts[contract].played else []))
