@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from app.db import utcnow
 from app.models import RatingBacklog
 from app.stats import ratings
+from app.stats.rating_model import SeatLine
 from app.stats.ratings import Rows
 
 #: A change followed by at most this many rated games of its profile is rated in its own
@@ -47,10 +48,15 @@ def project(session: Session, changes: Iterable[tuple[int, Rows, Rows]]) -> int:
     """The ratings' projector (in the writer's transaction): each profile whose rated facts
     changed is rated again from its earliest change -- here when few games follow it and
     no backlog is open, otherwise by the job. Returns the games written here."""
+    changes = list(changes)
     written = 0
     for profile, at in sorted(ratings.starts(changes).items()):
         ratings.lock(session, profile)
         row = session.get(RatingBacklog, profile)
+        finished = _just_finished(changes, profile, at)
+        if row is None and finished is not None and ratings.rate_alone(session, profile, at[1], at, finished):
+            written += 1
+            continue
         if row is None and _few_follow(session, profile, at):
             written += ratings.rate_from(session, profile, at)
             continue
@@ -61,6 +67,25 @@ def project(session: Session, changes: Iterable[tuple[int, Rows, Rows]]) -> int:
         session.flush()
         _kick_after_commit(session)
     return written
+
+
+def _just_finished(changes: list[tuple[int, Rows, Rows]], profile: str, at: ratings.Position
+                   ) -> list[SeatLine] | None:
+    """The seats of the one game of ``profile`` that these changes finish (at ``at``), when
+    that is all they change of the profile's ratings; else None."""
+    mine = [change for change in changes if _rated_in(change, profile)]
+    if len(mine) != 1 or mine[0][0] != at[1]:
+        return None
+    _game_id, old, new = mine[0]
+    if any(r["complete"] for r in old) or len(new) != 4:
+        return None
+    return [SeatLine(int(r["seat"]), int(r["player_id"]), int(r["total"]), bool(r["won"]))
+            for r in sorted(new, key=lambda r: int(r["seat"]))]
+
+
+def _rated_in(change: tuple[int, Rows, Rows], profile: str) -> bool:
+    """Whether a game's change touches rows the profile's ratings read (finished ones)."""
+    return any(str(r["profile"]) == profile and r["complete"] for r in (*change[1], *change[2]))
 
 
 def _few_follow(session: Session, profile: str, at: ratings.Position) -> bool:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, text, tuple_
+from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select, text, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -285,6 +285,22 @@ def rate_from(session: Session, profile: str, at: Position | None) -> int:
     agree, nothing is written -- a table that finishes after the others of its round computes
     their games again (60 µs each) and writes its own only. Returns the games written."""
     return walk(session, profile, at, skip=at is not None)[0]
+
+
+def rate_alone(session: Session, profile: str, game_id: int, at: Position, seats: Sequence[SeatLine]) -> bool:
+    """:func:`rate_from` for a game just finished (no steps yet) when no later step has a
+    player of it: the walk would skip every later game, so they are not read; its four steps
+    and its players' ratings are written, as the walk writes them. A club night's table
+    finishing after later-started ones no longer reads the evening's games under the
+    profile's lock. False: nothing done, the walk is needed."""
+    rs, players = RatingStep, [s.player_id for s in seats]
+    if session.execute(select(rs.game_id).where(rs.profile == profile, or_(rs.game_id == game_id, and_(
+            _after(rs.played_at, rs.game_id, at, True), rs.player_id.in_(players)))).limit(1)).first():
+        return False
+    states = _last_states(session, profile, players, before=at)
+    session.execute(insert(STEP_TABLE), advance(states, profile, game_id, at[0], seats))
+    _write_ratings(session, profile, set(players), states)
+    return True
 
 
 def walk(session: Session, profile: str, at: Position | None, *, skip: bool,

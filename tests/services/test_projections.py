@@ -38,6 +38,7 @@ WRITERS = {
     ("stats/stats.py", "apply"), ("stats/sums.py", "add_to_sums"),
     ("stats/ratings.py", "_write_ratings"), ("stats/ratings.py", "_rating_upsert"),
     ("stats/ratings.py", "_write_steps"), ("stats/ratings.py", "_remove_strays"),
+    ("stats/ratings.py", "rate_alone"),
     ("stats/projections.py", "season_changed"), ("stats/projections.py", "season_removed"),
     ("stats/projections.py", "rebuild"),
 }

@@ -221,18 +221,29 @@ def test_rebuild_removes_the_steps_of_games_no_longer_finished(session):
     assert ratings_by_name(session, "ru32")["Ana"][2] == 2
 
 
-def rated_counts(monkeypatch: Any) -> list[int]:
-    """The games each rating of a change wrote (ratings.rate_from's answers)."""
+def rated_counts(monkeypatch: Any, paths: list[str] | None = None) -> list[int]:
+    """The games each rating of a change wrote (ratings.rate_from's answers, and 1 for a game
+    that ratings.rate_alone rated on its own); ``paths`` gets "walk" or "alone" for each."""
     from app.stats import ratings
 
     counts: list[int] = []
-    real = ratings.rate_from
+    taken = paths if paths is not None else []
+    real, alone = ratings.rate_from, ratings.rate_alone
 
     def counted(*args: Any, **kwargs: Any) -> int:
         counts.append(real(*args, **kwargs))
+        taken.append("walk")
         return counts[-1]
 
+    def counted_alone(*args: Any, **kwargs: Any) -> bool:
+        done = alone(*args, **kwargs)
+        if done:
+            counts.append(1)
+            taken.append("alone")
+        return done
+
     monkeypatch.setattr(ratings, "rate_from", counted)
+    monkeypatch.setattr(ratings, "rate_alone", counted_alone)
     return counts
 
 
@@ -248,10 +259,15 @@ def test_a_table_that_finishes_last_rates_its_own_game_only(session, monkeypatch
         short = copy.deepcopy(full)
         short["hands"] = short["hands"][:-1]
         games.append(import_game(session, short))
-    counts = rated_counts(monkeypatch)
+    paths: list[str] = []
+    counts = rated_counts(monkeypatch, paths)
     for game, full in reversed(list(zip(games, fulls, strict=True))):
         hands.record_hand(session, game, full["hands"][-1], expected_version=game.version)
     assert counts == [1, 1, 1, 1]
+    # each finishing save rated its game alone, without the walk reading the later tables'
+    # games under the profile's lock (bench/evening.py: a game's last hand p50 210 ms with
+    # it, 820 ms without)
+    assert paths == ["alone"] * 4
     # where each step row lies: a row written again gets a new rowid (SQLite), ctid (PostgreSQL)
     where = "rowid" if session.get_bind().dialect.name == "sqlite" else "ctid::text"
     places = f"SELECT {where} FROM rating_step WHERE game_id = :g ORDER BY seat"
@@ -261,7 +277,7 @@ def test_a_table_that_finishes_last_rates_its_own_game_only(session, monkeypatch
     total = load(games[0].record).hands[0].total
     apply_ruling(session, games[0], 0, {"kind": "adjusted", "points": [total, 0, 0, 0], "reason": "r"},
                  expected_version=games[0].version, who="Eva")
-    assert counts[-1] == 1
+    assert counts[-1] == 1 and paths[-1] == "walk"       # a finished game changed: the walk
     assert snapshot_ratings(session) == scratch(session)
     for gid, rows in steps.items():
         assert session.execute(text(places), {"g": gid}).scalars().all() == rows
