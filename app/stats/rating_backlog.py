@@ -53,8 +53,8 @@ def project(session: Session, changes: Iterable[tuple[int, Rows, Rows]]) -> int:
     for profile, at in sorted(ratings.starts(changes).items()):
         ratings.lock(session, profile)
         row = session.get(RatingBacklog, profile)
-        finished = _just_finished(changes, profile, at)
-        if row is None and finished is not None and ratings.rate_alone(session, profile, at[1], at, finished):
+        if row is None and (finished := _just_finished(changes, profile, at)) is not None \
+                and ratings.rate_alone(session, profile, at, finished):
             written += 1
             continue
         if row is None and _few_follow(session, profile, at):

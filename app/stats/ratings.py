@@ -287,13 +287,13 @@ def rate_from(session: Session, profile: str, at: Position | None) -> int:
     return walk(session, profile, at, skip=at is not None)[0]
 
 
-def rate_alone(session: Session, profile: str, game_id: int, at: Position, seats: Sequence[SeatLine]) -> bool:
+def rate_alone(session: Session, profile: str, at: Position, seats: Sequence[SeatLine]) -> bool:
     """:func:`rate_from` for a game just finished (no steps yet) when no later step has a
     player of it: the walk would skip every later game, so they are not read; its four steps
     and its players' ratings are written, as the walk writes them. A club night's table
     finishing after later-started ones no longer reads the evening's games under the
     profile's lock. False: nothing done, the walk is needed."""
-    rs, players = RatingStep, [s.player_id for s in seats]
+    rs, game_id, players = RatingStep, at[1], [s.player_id for s in seats]
     if session.execute(select(rs.game_id).where(rs.profile == profile, or_(rs.game_id == game_id, and_(
             _after(rs.played_at, rs.game_id, at, True), rs.player_id.in_(players)))).limit(1)).first():
         return False

@@ -23,9 +23,6 @@ from app.rules.errors import RecordError
 from app.rules.game import choices
 from app.rules.game.results import HandResult
 
-#: How a draft's entry is given; "tricks" is the trick page's (a hand played card by card).
-MODES = ("counts", "captures", "tricks")
-
 
 class SetUp(Protocol):
     """A hand's complete setup, as the pages carry it (the app's ``Setup``)."""
@@ -144,4 +141,4 @@ class EntryState:
         return Preview(tuple(result.played_points))
 
 
-__all__ = ["MODES", "EntryState", "HandDraft", "Preview", "SetUp"]
+__all__ = ["EntryState", "HandDraft", "Preview", "SetUp"]

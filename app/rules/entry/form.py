@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules.cards import CARD_BY_TEXT, cards_of
+from app.rules.cards import Card, cards_of
+from app.rules.errors import InputError
 from app.rules.profiles import COUNT_ELEMENTS, Contract, Profile, full_counts
 
 
@@ -34,9 +35,6 @@ class EntrySpec:
     @property
     def has_cards(self) -> bool:
         return bool(self.cards)
-
-    def values(self) -> dict[str, int]:
-        return dict(self.contract.values)
 
 
 def entry_spec(profile: Profile, contract_id: str) -> EntrySpec:
@@ -133,9 +131,10 @@ def _canonical(card: object) -> str:
     """A card's canonical text (``QD``) from any text the record accepts (``Q♦``, ``qd``):
     the form's fields are named by the canonical text. (The app stores records normalized;
     a record read as given, as tests/data/records/ru32_complete.json is, has such cards.)"""
-    text = str(card).upper()
-    card = CARD_BY_TEXT.get(text)
-    return text if card is None else str(card)
+    try:
+        return str(Card.parse(str(card)))
+    except InputError:
+        return str(card).upper()
 
 
 def _last_two_played(result: Any) -> list[int] | None:
