@@ -18,19 +18,20 @@ install: $(BIN)/python
 install-test: $(BIN)/python
 	$(BIN)/pip install -q -e '.[test]'
 
-# Chromium (browser tests), poppler (pdftotext), fonts with the suit glyphs (PDF).
+# Chromium (browser tests), poppler (pdftotext), fonts with the suit glyphs (PDF), gcc (the
+# analysis's compiled search; before the install, which builds it).
 system-deps:
 	@bash scripts/system-deps.sh
 
 run: install
 	$(BIN)/flask --app app run --host 127.0.0.1 --port $(PORT)
 
-test: install-test system-deps
+test: system-deps install-test
 	@bash scripts/run-tests.sh $(BIN)
 
 # The whole suite with the line coverage of app/ printed (slower: about 13 minutes on 2 cores);
 # make coverage TESTS=tests/rules measures a part.
-coverage: install-test system-deps
+coverage: system-deps install-test
 	$(BIN)/pip install -q -e '.[test,coverage]'
 	@bash scripts/run-tests.sh $(BIN) --cov=app --cov-report=term $(TESTS)
 

@@ -6,6 +6,10 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # nginx: tests/test_deploy.py runs the documented site in front of gunicorn.
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+# gcc and Python's headers: pip install -e . compiles the analysis's search (app/rules/search/_core.c).
+command -v gcc >/dev/null 2>&1 || need+=(gcc)
+python3 -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+  || need+=(python3-dev)
 # WeasyPrint 70 subsets fonts with HarfBuzz (a DeprecationWarning, so an error in the tests, without it).
 ldconfig -p 2>/dev/null | grep -q libharfbuzz-subset || need+=(libharfbuzz-subset0)
 fc-list 2>/dev/null | grep -qi "DejaVu Sans" || need+=(fonts-dejavu-core)

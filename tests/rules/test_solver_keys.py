@@ -9,6 +9,7 @@ import random
 import pytest
 
 import app.rules.search.solver as solver
+from app.rules.search import native
 from app.rules.search.analysis import analyse
 from app.rules.simulate import random_game
 
@@ -32,6 +33,9 @@ def _positions():
 
 @pytest.mark.parametrize(("record", "i", "t", "s"), _positions())
 def test_the_rank_free_key_changes_no_value(record, i, t, s, monkeypatch):
+    # the Python search (whose key is patched below); the core searches as it does
+    # (test_native_search.py)
+    monkeypatch.setattr(native, "ENABLED", False)
     answer = analyse(record, i, t, s)
     monkeypatch.setattr(solver.Search, "_key", _plain_key)
     assert analyse(record, i, t, s) == answer

@@ -28,7 +28,8 @@ from app.rules.referee.judge import referee_for
 from app.rules.referee.play import play_rules
 from app.rules.referee.sale import bid_points, sale_terms
 from app.rules.scoring import card_counts, hand_points
-from app.rules.search.solver import INF, OutOfTime, Search, State, Table, card_classes, legal_mask
+from app.rules.search.native import new_search
+from app.rules.search.solver import INF, OutOfTime, State, Table, card_classes, legal_mask
 from app.rules.search.solver import representatives as equivalent_classes
 
 #: 52-card positions with at most this many tricks left are always solved exactly.
@@ -38,14 +39,10 @@ EXACT_TRICKS_52 = 7
 #: reading the record and writing the answer.
 BUDGET_S = 9.5
 #: Of the budget, what an exact search may use before it falls back to bounds (at 9.5 s,
-#: 8.55 s). The hardest ru32 position of ``bench/solver.py --games 6`` (a seat leading
-#: trick 0) took 6.8-7.1 s of one core: past the 6.4 s that 0.8 of 8 s left it, so it was
-#: answered with bounds. ``--games 16`` found a harder one, a plus-eralash hand (every card
-#: and trick scores) led at trick 0: not solved in 30 s, so answered with bounds within any
-#: budget ANALYSIS.md allows; exactness for every ru32 position needs a faster search than
-#: this one in Python. Sharing a position's cards among two processes did not help (0.98x:
-#: each card's search alone takes twice its share of the joint one, whose transposition
-#: table the cards share).
+#: 8.55 s). In Python (solver.Search) the hardest ru32 positions of ``bench/solver.py`` took
+#: 11-14 s even with the ``possible`` probes below started from ``guaranteed``, so the
+#: analysis runs the compiled port of that search (native.py, _core.c: the same nodes, some
+#: 25 times as many per second), which answers them in about half a second.
 EXACT_SHARE = 0.9
 
 
@@ -290,8 +287,8 @@ def _at_horizon(table: Table, state: State, cards: list[int], horizon: int, dead
                 found: dict[int, tuple[int, int, bool]]) -> bool:
     """Every card searched up to ``horizon`` (into ``found``, card by card); False when the
     deadline passed first."""
-    guaranteed = Search(table, False, horizon, deadline)
-    possible = Search(table, True, horizon, deadline)
+    guaranteed = new_search(table, False, horizon, deadline)
+    possible = new_search(table, True, horizon, deadline)
     guess: int | None = None
     for card in cards:
         if found[card][2]:
@@ -302,7 +299,7 @@ def _at_horizon(table: Table, state: State, cards: list[int], horizon: int, dead
         lo, hi, _ = found[card]
         try:
             g = guaranteed.value_after(state, card, lo, hi, hi if guess is None else guess)
-            p = possible.value_after(state, card, g, hi, hi)
+            p = possible.value_after(state, card, g, hi, g)
             guess = g
         except OutOfTime:
             return False

@@ -13,7 +13,8 @@ from app.rules.game.results import HandResult
 from app.rules.referee.play import trick_winner
 from app.rules.scoring import card_counts, hand_points
 from app.rules.search.analysis import BUDGET_S, _cards, _read_position, _static, _tricks_before
-from app.rules.search.solver import OutOfTime, Search, State, Table, legal_mask
+from app.rules.search.native import Searcher, new_search
+from app.rules.search.solver import OutOfTime, State, Table, legal_mask
 
 
 def line_after(record: object, hand: object, trick: object, seat: object, card: object,
@@ -42,7 +43,7 @@ def line_after(record: object, hand: object, trick: object, seat: object, card: 
     if code is None or not allowed & BIT[code]:
         raise InputError.of("card", "not-an-alternative",
                             "%(value)s is not a card this seat could play there", value=str(card)[:8])
-    search = Search(table, False, table.n_tricks, start + budget_s)
+    search = new_search(table, False, table.n_tricks, start + budget_s)
     lo, hi, _ = _static(table, state)
     walk = _Walk(table, state, h, t)
     try:
@@ -66,24 +67,24 @@ class _Walk:
         _, self.captured, self.tricks_won, self.last_two = _tricks_before(h, t, table.n_tricks)
         self.cards: list[int] = []
 
-    def follow(self, search: Search, card: int, value: int) -> None:
+    def follow(self, search: Searcher, card: int, value: int) -> None:
         """Plays ``card``, then the line keeping ``value`` (the seat's score from here)."""
         state, table = self.state, self.table
         value -= self.play(card)
         while state.k < table.n_tricks and not self._over():
             mover = (state.leader + len(state.trick)) & 3
             legal = _cards(legal_mask(table, state, mover))
-            if not state.trick and search._settled(state):
+            if not state.trick and search.settled(state):
                 self._play_out()
                 return
             choice = next(c for c in legal if self._keeps(search, c, value, mover == table.seat))
             value -= self.play(choice)
 
-    def _keeps(self, search: Search, card: int, value: int, maximise: bool) -> bool:
+    def _keeps(self, search: Searcher, card: int, value: int, maximise: bool) -> bool:
         """Whether playing ``card`` keeps the line's value (null-window probes)."""
         if maximise:
-            return search._child(self.state, card, value - 1, value) >= value
-        return search._child(self.state, card, value, value + 1) <= value
+            return search.child(self.state, card, value - 1, value) >= value
+        return search.child(self.state, card, value, value + 1) <= value
 
     def _play_out(self) -> None:
         """The rest of the hand, each seat its first legal card."""

@@ -115,7 +115,7 @@ class Search:
             beta = value + 1 if value == lo else value
             work = State(list(state.hands), state.played, list(state.trick), state.k,
                          state.leader, state.paid)
-            value = self._child(work, card, beta - 1, beta)
+            value = self.child(work, card, beta - 1, beta)
             if value < beta:
                 hi = value
             else:
@@ -127,7 +127,7 @@ class Search:
         leader's choices."""
         table = self.table
         played = state.played
-        if self._settled(state):
+        if self.settled(state):
             return 0
         if state.k == table.n_tricks - 1:
             return self._final(state)
@@ -152,7 +152,7 @@ class Search:
         self.tt[key] = _bounds_learnt(lo, hi, a, b, value, place_of(state.hands, self._best))
         return value
 
-    def _settled(self, state: State) -> bool:
+    def settled(self, state: State) -> bool:
         """Whether nothing is left to score: the hand is over (or ends early here), or no
         card left scores for the seat while tricks themselves do not."""
         table, played = self.table, state.played
@@ -212,7 +212,7 @@ class Search:
         best_card = cards[0]
         hands, trick, turn = state.hands, state.trick, self._plays[pos + 1]
         for card in cards:
-            # the card played (as _child, inlined: this is the search's busiest loop)
+            # the card played (as child, inlined: this is the search's busiest loop)
             self.nodes += 1
             if not self.nodes & CLOCK_MASK and time.perf_counter() > self.deadline:
                 raise OutOfTime
@@ -304,7 +304,7 @@ class Search:
         out.sort()
         return out
 
-    def _child(self, state: State, card: int, alpha: int, beta: int) -> int:
+    def child(self, state: State, card: int, alpha: int, beta: int) -> int:
         """Plays ``card`` for the seat to play, values what follows, takes it back."""
         self.nodes += 1
         if not self.nodes & CLOCK_MASK and time.perf_counter() > self.deadline:
