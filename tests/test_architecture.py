@@ -7,6 +7,7 @@ dates has one definition (app/web/words.py)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -243,6 +244,15 @@ def test_numbers_and_dates_are_formatted_only_in_words() -> None:
                 called = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
                 if called in FORMAT_CALLS:
                     found.append(f"{path.relative_to(REPO)}:{node.lineno}: {called}()")
+    assert found == []
+
+
+def test_templates_read_calls_through_the_engine_and_bids_as_they_are() -> None:
+    """A hand's ``bid`` is the part of a call after its seat ("-2"): it goes to ``bid_words``;
+    ``call_what`` takes whole calls ("3:-2"), which the engine's ``Call.parse`` reads, so no
+    template splits a call's text (issue 37.4)."""
+    found = [f"{p.relative_to(REPO)}" for p in sorted((REPO / "templates").rglob("*.html"))
+             if re.search(r"call_what\([\w.]*bid\)|split\(.:.", p.read_text(encoding="utf-8"))]
     assert found == []
 
 

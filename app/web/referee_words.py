@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from app.rules.game.record import RULING_KINDS
 from app.rules.referee.play import RULE_IDS, rule_sentence
-from app.web.words import _, call_what, card_face, card_view
+from app.web.words import _, bid_words, card_face, card_view
 
 # --- the referee's rules and rulings -------------------------------------------------------
 
@@ -142,7 +142,7 @@ def explanation_text(explanation: Any) -> str:
     if isinstance(cards, tuple):
         params["cards"] = " ".join(card_face(c) for c in cards)
     if isinstance(params.get("bid"), str):
-        params["bid"] = call_what(params["bid"])      # "−2", the minus sign (issue 27.11)
+        params["bid"] = bid_words(params["bid"])      # "−2", the minus sign (issue 27.11)
     return _(explanation.template, **params)
 
 

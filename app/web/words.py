@@ -26,7 +26,9 @@ from app.rules import PROFILES, Contract, Profile
 from app.rules.cards import SUIT_SYMBOLS as ENGINE_SUIT_SYMBOLS
 from app.rules.cards import SUITS as SUIT_LETTERS
 from app.rules.cards import Card
+from app.rules.errors import InputError
 from app.rules.game.record import RULING_KINDS
+from app.rules.referee.auction import Call
 from app.rules.referee.sale import NULL_BID_POINTS, OTHER_433_POINTS, OWNER_433_POINTS, TRICK_BID_POINTS
 
 #: ``{"S": "♠", ...}`` from the engine's own order; hearts and diamonds print red.
@@ -196,23 +198,32 @@ CALL_LABELS = {
 }
 
 
+def bid_words(what: str) -> str:
+    """What a call says, given its part after the seat (``"+2"``, ``"-3"``, ``"accept"``):
+    a bid with the minus sign, an answer in words. The record's bids (a hand's ``bid``, the
+    ladder) are written this way."""
+    label = CALL_LABELS.get(what)
+    return str(label) if label is not None else what.replace("-", MINUS)
+
+
 def call_what(call: str) -> str:
-    """What a call says (``"3:+2"`` -> "+2", ``"owner:accept"`` -> "accept: sold")."""
-    what = call.split(":", 1)[-1]
-    if what in CALL_LABELS:
-        return str(CALL_LABELS[what])
-    return what.replace("-", MINUS)
+    """What a call says (``"3:+2"`` -> "+2", ``"owner:accept"`` -> "accept: sold"); the
+    engine reads the call (:class:`app.rules.referee.auction.Call`)."""
+    try:
+        return bid_words(Call.parse(call).what)
+    except InputError:
+        return call                       # never met: calls shown come from replayed records
 
 
 def call_text(call: str, players: Sequence[str], owner: int | None) -> str:
     """One call with its player's name: ``"owner:accept"`` -> "Quique: accept: sold"."""
-    who = call.split(":", 1)[0]
-    seat = owner if who == "owner" else (int(who) if who.isdigit() else None)
-    if seat is not None and 0 <= seat < len(players):
-        name = players[seat]
-    else:
-        name = _("owner") if who == "owner" else who
-    return f"{name}: {call_what(call)}"
+    try:
+        parsed = Call.parse(call)
+    except InputError:
+        return call
+    seat = owner if parsed.who == "owner" else parsed.who
+    name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else _("owner")
+    return f"{name}: {bid_words(parsed.what)}"
 
 
 # --- dates and times -----------------------------------------------------------------------
@@ -283,7 +294,8 @@ def init_words(app: Flask) -> None:
                                  profile_description=profile_description,
                                  ruling_kinds=RULING_KINDS, SCORES=SCORES,
                                  LANGUAGE_NAMES=LANGUAGE_NAMES, time_zone=time_zone,
-                                 call_text=call_text, call_what=call_what, name_list=name_list,
+                                 call_text=call_text, call_what=call_what, bid_words=bid_words,
+                                 name_list=name_list,
                                  final_order=final_order)
 
     @app.context_processor

@@ -41,6 +41,11 @@ def test_signed_cards_and_calls_have_one_spelling(app: Any) -> None:
         assert words.call_text("owner:accept", PLAYERS, 2) == "Carla: acepta: vendida"
         assert words.call_text("3:-2", PLAYERS, 2) == "Dani: −2"
         assert words.call_text("0:pass", PLAYERS, None) == "Ana: paso"
+        assert words.call_what("owner:too-little") == "es poco"
+        assert words.call_what("2:-3") == "−3" and words.call_what("1:+8") == "+8"
+        # a hand's bid and the ladder hold the call's part after the seat: no splitting
+        assert words.bid_words("-2") == "−2" and words.bid_words("+7") == "+7"
+        assert words.bid_words("accept") == "acepta: vendida"
         assert referee_words.ruling_label("charge-offender") == "cargar al infractor"
 
 
