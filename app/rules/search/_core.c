@@ -451,7 +451,7 @@ static void make_key(Search *self, const St *s, u64 *ka, u64 *kb) {
         }
         pa |= (u64)n << 60;
         i64 code = pat_code(&self->pats, pa, pb);
-        if (code < 0) stop_no_memory(self);
+        if (code < 0 || code >= (i64)1 << 24) stop_no_memory(self);   /* the key holds 24 bits */
         codes[suit] = (u64)code;
     }
     *ka = codes[0] << 32 | codes[1];
@@ -881,9 +881,30 @@ static PyObject *stopped(Search *self) {
     return NULL;
 }
 
+/* MTD(f) from ``guess`` (solver.Search.value_after) into [*lo, *hi]; 0, or why it stopped.
+ * Runs without the GIL: it reads and writes only the search's own C memory. */
+static int run_value_after(Search *self, const St *s0, int card, i64 *lo, i64 *hi, i64 guess) {
+    if (setjmp(self->stop)) return self->stop_reason;
+    i64 value = max64(*lo, min64(*hi, guess));
+    while (*lo < *hi) {
+        i64 beta = value == *lo ? value + 1 : value;
+        St work = *s0;
+        value = child(self, &work, card, beta - 1, beta);
+        if (value < beta) *hi = value;
+        else *lo = value;
+    }
+    return 0;
+}
+
+static int run_child(Search *self, St *s, int card, i64 alpha, i64 beta, i64 *value) {
+    if (setjmp(self->stop)) return self->stop_reason;
+    *value = child(self, s, card, alpha, beta);
+    return 0;
+}
+
 static PyObject *Search_value_after(Search *self, PyObject *args) {
     PyObject *state;
-    int card;
+    int card, status;
     long long lo, hi, guess;
     if (!PyArg_ParseTuple(args, "OiLLL", &state, &card, &lo, &hi, &guess)) return NULL;
     St s0;
@@ -892,22 +913,17 @@ static PyObject *Search_value_after(Search *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "a card out of range");
         return NULL;
     }
-    volatile i64 vlo = lo, vhi = hi;
-    if (setjmp(self->stop)) return stopped(self);
-    i64 value = max64(vlo, min64(vhi, guess));
-    while (vlo < vhi) {
-        i64 beta = value == vlo ? value + 1 : value;
-        St work = s0;
-        value = child(self, &work, card, beta - 1, beta);
-        if (value < beta) vhi = value;
-        else vlo = value;
-    }
+    i64 vlo = lo, vhi = hi;
+    Py_BEGIN_ALLOW_THREADS
+    status = run_value_after(self, &s0, card, &vlo, &vhi, guess);
+    Py_END_ALLOW_THREADS
+    if (status) return stopped(self);
     return PyLong_FromLongLong(vlo);
 }
 
 static PyObject *Search_child(Search *self, PyObject *args) {
     PyObject *state;
-    int card;
+    int card, status;
     long long alpha, beta;
     if (!PyArg_ParseTuple(args, "OiLL", &state, &card, &alpha, &beta)) return NULL;
     St s;
@@ -916,8 +932,12 @@ static PyObject *Search_child(Search *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "a card out of range");
         return NULL;
     }
-    if (setjmp(self->stop)) return stopped(self);
-    return PyLong_FromLongLong(child(self, &s, card, alpha, beta));
+    i64 value = 0;
+    Py_BEGIN_ALLOW_THREADS
+    status = run_child(self, &s, card, alpha, beta, &value);
+    Py_END_ALLOW_THREADS
+    if (status) return stopped(self);
+    return PyLong_FromLongLong(value);
 }
 
 static PyObject *Search_settled(Search *self, PyObject *state) {
