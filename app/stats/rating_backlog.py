@@ -20,10 +20,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import zlib
 from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import Engine, delete, event, select, update
+from sqlalchemy import Engine, delete, event, select, text, tuple_, update
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session
 
 from app.db import utcnow
@@ -47,26 +49,67 @@ log = logging.getLogger("kingsheet.ratings")
 def project(session: Session, changes: Iterable[tuple[int, Rows, Rows]]) -> int:
     """The ratings' projector (in the writer's transaction): each profile whose rated facts
     changed is rated again from its earliest change -- here when few games follow it and
-    no backlog is open, otherwise by the job. Returns the games written here."""
+    no backlog is open, otherwise by the job. Returns the games written here.
+
+    A game just finished whose players have no later step is rated alone
+    (``ratings.rate_alone``); on PostgreSQL under the profile's lock *shared* and its four
+    players' locks, so that the tables of a round finishing together do not wait for each
+    other (:func:`_lock_players`). Anything else walks under the profile's lock alone."""
     changes = list(changes)
     written = 0
     for profile, at in sorted(ratings.starts(changes).items()):
-        ratings.lock(session, profile)
+        finished = _just_finished(changes, profile, at)
+        whole = finished is None or not _lock_players(session, profile, finished)
+        if whole:
+            ratings.lock(session, profile)
         row = session.get(RatingBacklog, profile)
-        if row is None and (finished := _just_finished(changes, profile, at)) is not None \
-                and ratings.rate_alone(session, profile, at, finished):
+        if row is None and finished is not None and ratings.rate_alone(session, profile, at, finished):
             written += 1
             continue
-        if row is None and _few_follow(session, profile, at):
+        if not whole:
+            # a game sharing a player was rated meanwhile, or a backlog is open: the walk
+            # needs the lock whole, tried rather than waited for (two saves holding it
+            # shared and waiting for it whole would deadlock); if taken, read again
+            whole = bool(ratings.lock(session, profile, "pg_try_advisory_xact_lock"))
+            row = session.get(RatingBacklog, profile, populate_existing=True) if whole else None
+        if whole and row is None and _few_follow(session, profile, at):
             written += ratings.rate_from(session, profile, at)
             continue
-        if row is None:
-            session.add(RatingBacklog(profile=profile, played_at=at[0], game_id=at[1], since=utcnow()))
-        elif ratings.earlier(at, (row.played_at, row.game_id)):
-            row.played_at, row.game_id = at
-        session.flush()
-        _kick_after_commit(session)
+        _leave_to_job(session, profile, at, row)
     return written
+
+
+def _lock_players(session: Session, profile: str, seats: list[SeatLine]) -> bool:
+    """On PostgreSQL: the profile's lock shared, then each player's of the game (in player
+    order, as every save takes them) exclusively; False elsewhere (SQLite has one writer)."""
+    if session.get_bind().dialect.name != "postgresql":
+        return False
+    ratings.lock(session, profile, "pg_advisory_xact_lock_shared")
+    key = zlib.crc32(f"rating:{profile}".encode()) - (1 << 31)       # a signed int4
+    for player in sorted({s.player_id for s in seats}):
+        session.execute(text("SELECT pg_advisory_xact_lock(:k, :p)"), {"k": key, "p": player})
+    return True
+
+
+def _leave_to_job(session: Session, profile: str, at: ratings.Position, row: RatingBacklog | None) -> None:
+    """The profile's backlog opened at ``at`` or moved back to it; the job kicked after the
+    commit. ``row``: the profile's row read under its lock whole; None: none read, or the
+    lock held shared only, so another save may write it too: one statement writes it, the
+    earlier position kept."""
+    if row is not None:
+        if ratings.earlier(at, (row.played_at, row.game_id)):
+            row.played_at, row.game_id = at
+    elif session.get_bind().dialect.name == "postgresql":
+        new = postgresql.insert(RatingBacklog).values(profile=profile, played_at=at[0], game_id=at[1],
+                                                      since=utcnow())
+        rb, moved = RatingBacklog.__table__.c, new.excluded
+        session.execute(new.on_conflict_do_update(
+            index_elements=["profile"], set_={"played_at": moved.played_at, "game_id": moved.game_id},
+            where=tuple_(rb.played_at, rb.game_id) > tuple_(moved.played_at, moved.game_id)))
+    else:
+        session.add(RatingBacklog(profile=profile, played_at=at[0], game_id=at[1], since=utcnow()))
+    session.flush()
+    _kick_after_commit(session)
 
 
 def _just_finished(changes: list[tuple[int, Rows, Rows]], profile: str, at: ratings.Position

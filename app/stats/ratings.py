@@ -107,12 +107,12 @@ def _last_states(session: Session, profile: str, player_ids: Iterable[int], befo
 
 # --- writing ---------------------------------------------------------------------------------
 
-def lock(session: Session, profile: str) -> None:
-    """Rating a profile's games is one at a time (PostgreSQL: a transaction lock per
-    profile; SQLite serializes writers itself): two saves never rate from the same state."""
+def lock(session: Session, profile: str, how: str = "pg_advisory_xact_lock") -> Any:
+    """Rating a profile's games is one walk at a time (PostgreSQL: a transaction lock per
+    profile, ``how`` taken: shared by :mod:`~app.stats.rating_backlog`'s games rated alone, or
+    tried; SQLite serializes writers itself): two saves never rate from the same state."""
     if session.get_bind().dialect.name == "postgresql":
-        session.execute(text("SELECT pg_advisory_xact_lock(:k)"),
-                        {"k": zlib.crc32(f"rating:{profile}".encode())})
+        return session.scalar(text(f"SELECT {how}(:k)"), {"k": zlib.crc32(f"rating:{profile}".encode())})
 
 
 def _rating_upsert(mod: Any) -> Any:

@@ -9,17 +9,18 @@ import copy
 import random
 import threading
 import time
+import zlib
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from app.db import get_db
 from app.games import hands
 from app.games.games import import_game
 from app.models import Game, RatingBacklog, RatingStep
-from app.stats import rating_backlog
+from app.stats import rating_backlog, ratings
 from tests.conftest import make_app
 from tests.services.test_ratings import correct_at_random, scratch, seated, snapshot_ratings
 
@@ -228,4 +229,101 @@ def test_saves_go_on_while_the_job_rates_a_long_backlog(app, session, kicks, mon
     session.expire_all()
     for game_id, full in tables:
         assert len(session.get(Game, game_id).record["hands"]) == len(full["hands"])
+    assert snapshot_ratings(session) == scratch(session)
+
+
+def _short_games(session: Any, tables: list[list[str]], profile: str = "fiestas"
+                 ) -> list[tuple[int, dict[str, Any]]]:
+    """Games of these players, each one hand short of its end (committed)."""
+    made = []
+    for names in tables:
+        full = seated(profile, names)
+        short = copy.deepcopy(full)
+        short["hands"] = short["hands"][:-1]
+        made.append((import_game(session, short).id, full))
+    session.commit()
+    return made
+
+
+def _finish(app: Any, game_id: int, full: dict[str, Any], errors: list[BaseException],
+            done: list[int]) -> None:
+    """A table's last hand saved from its own phone (thread, session, transaction)."""
+    try:
+        with app.app_context():
+            from app.db import get_session
+
+            s = get_session()
+            game = s.get(Game, game_id, populate_existing=True)
+            hands.record_hand(s, game, full["hands"][-1], expected_version=game.version)
+            done.append(game_id)
+    except BaseException as e:  # noqa: BLE001 - reported by the test
+        errors.append(e)
+
+
+def test_tables_finishing_together_do_not_wait_for_each_other(app, session, kicks, monkeypatch):
+    """A round's tables finish at once. While one finishing save holds its transaction open
+    (its game rated alone, not yet committed), another table's finishing save goes through:
+    on PostgreSQL each takes the profile's lock shared and its own players' locks
+    (bench/evening.py: a game's last hand p50 324 ms with the lock whole). Both end where
+    ratings from nothing are. SQLite has one writer, and no such locks."""
+    if session.get_bind().dialect.name != "postgresql":
+        assert not rating_backlog._lock_players(session, "fiestas", [])
+        return
+    tables = [[f"R{4 * t + s}" for s in range(4)] for t in range(2)]
+    (a_id, a_full), (b_id, b_full) = _short_games(session, tables)
+    real = ratings.rate_alone
+    held, release = threading.Event(), threading.Event()
+
+    def slow(s: Any, profile: str, at: Any, seats: Any) -> bool:
+        rated = real(s, profile, at, seats)
+        if at[1] == a_id:
+            held.set()
+            release.wait(30)
+        return rated
+
+    monkeypatch.setattr(ratings, "rate_alone", slow)
+    errors: list[BaseException] = []
+    done: list[int] = []
+    first = threading.Thread(target=_finish, args=(app, a_id, a_full, errors, done))
+    first.start()
+    assert held.wait(30)
+    second = threading.Thread(target=_finish, args=(app, b_id, b_full, errors, done))
+    second.start()
+    second.join(timeout=15)
+    while_the_first_is_open = list(done)
+    release.set()
+    first.join(timeout=30)
+    second.join(timeout=30)
+    assert errors == []
+    assert while_the_first_is_open == [b_id]
+    assert sorted(done) == sorted([a_id, b_id]) and not kicks
+    assert snapshot_ratings(session) == scratch(session)
+
+
+def test_a_finishing_save_that_would_wait_for_the_whole_lock_leaves_it_to_the_job(app, session, kicks):
+    """Game X and, after it, game Y share a player; Y is rated first. X's last hand comes
+    while another save holds the profile's lock shared: X cannot be rated alone (Y's later
+    step has its player), and rather than wait for the lock whole (two saves doing so would
+    deadlock) the save opens the backlog and answers; the job ends where ratings from
+    nothing are."""
+    if session.get_bind().dialect.name != "postgresql":
+        assert not rating_backlog._lock_players(session, "fiestas", [])
+        return
+    [(x_id, x_full)] = _short_games(session, [["S0", "S1", "S2", "S3"]])
+    import_game(session, seated("fiestas", ["S0", "T1", "T2", "T3"]))      # Y, finished
+    session.commit()
+    engine = get_db(app).engine
+    errors: list[BaseException] = []
+    done: list[int] = []
+    with engine.connect() as other:          # another table's finishing save, in flight
+        other.execute(text("SELECT pg_advisory_xact_lock_shared(:k)"),
+                      {"k": zlib.crc32(b"rating:fiestas")})
+        save = threading.Thread(target=_finish, args=(app, x_id, x_full, errors, done))
+        save.start()
+        save.join(timeout=15)
+        assert done == [x_id] and errors == []
+        other.rollback()
+    assert "fiestas" in rating_backlog.behind(session) and kicks
+    rating_backlog.catch_up_all(session)
+    assert rating_backlog.behind(session) == {}
     assert snapshot_ratings(session) == scratch(session)
