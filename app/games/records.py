@@ -112,10 +112,12 @@ def save_record(session: Session, game: Game, data: dict[str, Any], *, expected_
     check_version(game, expected_version)
     reason = check_unlocked(session, game, reason)
     record, result = checked_record(data, keep=True)
-    if record == game.record or _essential(record, result) == _essential(
-            game.record, replay_game(game)):
+    same_length = len(record["hands"]) == len(game.record.get("hands", ()))
+    if record == game.record or (same_length and _essential(record, result) == _essential(
+            game.record, replay_game(game))):
         # writing it would log a change that is none, and (the row being unchanged) skip the
-        # UPDATE that checks the version in the database: write nothing and say so
+        # UPDATE that checks the version in the database: write nothing and say so (a hand
+        # added or removed is a change: the stored record is not replayed for it)
         raise NothingChanged(f"game {game.id}: the record is unchanged")
     game.record = record
     game.status = status_of(result)

@@ -35,6 +35,24 @@ def test_a_new_hand_is_saved_on_the_next_row(session):
     assert outcome.index == 0 and outcome.game.hands == [NO_TRICKS]
 
 
+def test_a_new_hand_does_not_replay_the_stored_record(session, monkeypatch):
+    """Whether a save changes anything is asked of the stored record's replay only when the
+    hands are as many: a new row always does (a finishing save replayed both records)."""
+    from app.games import records
+
+    game = _game(session)
+    hands.save_hand(session, game, NO_TRICKS, row=None, expected_version=game.version, who="Eva")
+    replayed: list[int] = []
+    real = records.replay_game
+    monkeypatch.setattr(records, "replay_game", lambda g: replayed.append(g.id) or real(g))
+    second = {"contract": "no-hearts", "counts": {"hearts": [4, 3, 3, 3]}}
+    outcome = hands.save_hand(session, game, second, row=None, expected_version=game.version, who="Eva")
+    assert isinstance(outcome, hands.Saved) and outcome.index == 1 and replayed == []
+    other = {"contract": "no-hearts", "counts": {"hearts": [3, 4, 3, 3]}}      # the row replaced
+    again = hands.save_hand(session, game, other, row=1, expected_version=game.version, who="Eva")
+    assert isinstance(again, hands.Saved) and not again.unchanged and replayed == [game.id]
+
+
 def test_the_same_hand_again_is_saved_unchanged_and_writes_nothing(session):
     game = _game(session)
     hands.save_hand(session, game, NO_TRICKS, row=None, expected_version=game.version, who="Eva")
