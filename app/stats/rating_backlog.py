@@ -86,8 +86,9 @@ def _lock_players(session: Session, profile: str, seats: list[SeatLine]) -> bool
         return False
     ratings.lock(session, profile, "pg_advisory_xact_lock_shared")
     key = zlib.crc32(f"rating:{profile}".encode()) - (1 << 31)       # a signed int4
-    for player in sorted({s.player_id for s in seats}):
-        session.execute(text("SELECT pg_advisory_xact_lock(:k, :p)"), {"k": key, "p": player})
+    # one statement, the players taken in the array's order (unnest keeps it)
+    session.execute(text("SELECT pg_advisory_xact_lock(:k, p) FROM unnest(CAST(:ps AS integer[])) AS p"),
+                    {"k": key, "ps": sorted({s.player_id for s in seats})})
     return True
 
 

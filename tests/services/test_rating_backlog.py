@@ -287,6 +287,9 @@ def test_tables_finishing_together_do_not_wait_for_each_other(app, session, kick
     first = threading.Thread(target=_finish, args=(app, a_id, a_full, errors, done))
     first.start()
     assert held.wait(30)
+    with get_db(app).engine.connect() as look:       # the first table's four players' locks
+        assert look.scalar(text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                                "AND objsubid = 2 AND granted")) == 4
     second = threading.Thread(target=_finish, args=(app, b_id, b_full, errors, done))
     second.start()
     second.join(timeout=15)
