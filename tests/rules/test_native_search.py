@@ -152,3 +152,18 @@ def test_the_core_searches_a_deep_position_as_the_python_search_does() -> None:
     want = python.value_after(state, card, lo, hi, hi)
     assert (core.value_after(state, card, lo, hi, hi), core.nodes) == (want, python.nodes)
     assert python.nodes > 150_000
+
+
+def test_the_core_refuses_a_state_out_of_range() -> None:
+    """A state the search cannot hold (a card past the 52nd, a trick past the 13th) is
+    refused before anything is searched, not read past the core's tables."""
+    result, i, t, s = _positions("ru32", 4)[0]
+    position = build_position(result, result.hands[i], t, s)
+    core = native.new_search(position.table, False, position.table.n_tricks, solver.INF)
+    state = position.state
+    card = next(c for c in range(52) if legal_mask(position.table, state, s) & BIT[c])
+    for bad in (State([*state.hands[:3], state.hands[3] | 1 << 60], state.played, list(state.trick),
+                      state.k, state.leader, state.paid),
+                State(list(state.hands), state.played, list(state.trick), 14, state.leader, state.paid)):
+        with pytest.raises(ValueError):
+            core.value_after(bad, card, -solver.INF, solver.INF, 0)

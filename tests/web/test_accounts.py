@@ -192,6 +192,24 @@ def test_user_token_prints_a_new_token_once(app, runner):
     assert runner.invoke(args=["user", "token", "dora"]).stdout.strip() != secret
 
 
+def test_a_token_and_its_user_are_read_in_one_statement(app, runner):
+    """Every API request asks for both (a save of the 100-table evening ran one more)."""
+    from app.accounts.tokens import user_for_token
+    from app.db import get_session
+    from tests.web.helpers import sql_statements
+
+    ensure_user(app, "dora", "scorer")
+    secret = runner.invoke(args=["user", "token", "dora"]).stdout.strip()
+    with app.app_context():
+        session = get_session()
+        assert user_for_token(session, secret) is not None      # touches last_used_at once
+        session.expire_all()
+        with sql_statements(app) as seen:
+            user = user_for_token(session, secret)
+            assert user is not None and user.username == "dora"
+        assert len(seen) == 1
+
+
 def test_user_token_refuses_an_unknown_user_or_a_long_label(app, runner):
     r = runner.invoke(args=["user", "token", "nobody"])
     assert r.exit_code == 1 and r.stdout == ""

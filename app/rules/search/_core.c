@@ -831,11 +831,13 @@ static int read_state(PyObject *state, St *s) {
         if (x == -1 && PyErr_Occurred()) return -1;
         *fields[i] = (int)x;
     }
+    u64 cards = s->hands[0] | s->hands[1] | s->hands[2] | s->hands[3] | s->played;
     for (int i = 0; i < s->n; i++)
-        if (s->trick[i] < 0 || s->trick[i] > 51) {
-            PyErr_SetString(PyExc_ValueError, "the state: a card out of range");
-            return -1;
-        }
+        if (s->trick[i] < 0 || s->trick[i] > 51) cards |= (u64)1 << 63;
+    if (cards >> 52 || s->k < 0 || s->k > 13 || s->paid < 0 || s->paid > 13) {
+        PyErr_SetString(PyExc_ValueError, "the state: a card, trick or count out of range");
+        return -1;
+    }
     return 0;
 }
 
