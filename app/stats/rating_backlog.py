@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-import zlib
 from collections.abc import Iterable
 from datetime import datetime
 
@@ -56,27 +55,35 @@ def project(session: Session, changes: Iterable[tuple[int, Rows, Rows]]) -> int:
     players' locks, so that the tables of a round finishing together do not wait for each
     other (:func:`_lock_players`). Anything else walks under the profile's lock alone."""
     changes = list(changes)
-    written = 0
-    for profile, at in sorted(ratings.starts(changes).items()):
-        finished = _just_finished(changes, profile, at)
-        whole = finished is None or not _lock_players(session, profile, finished)
-        if whole:
-            ratings.lock(session, profile)
-        row = session.get(RatingBacklog, profile)
-        if row is None and finished is not None and ratings.rate_alone(session, profile, at, finished):
-            written += 1
-            continue
-        if not whole:
-            # a game sharing a player was rated meanwhile, or a backlog is open: the walk
-            # needs the lock whole, tried rather than waited for (two saves holding it
-            # shared and waiting for it whole would deadlock); if taken, read again
-            whole = bool(ratings.lock(session, profile, "pg_try_advisory_xact_lock"))
-            row = session.get(RatingBacklog, profile, populate_existing=True) if whole else None
-        if whole and row is None and _few_follow(session, profile, at):
-            written += ratings.rate_from(session, profile, at)
-            continue
-        _leave_to_job(session, profile, at, row)
-    return written
+    return sum(_rate(session, profile, at, _just_finished(changes, profile, at))
+               for profile, at in sorted(ratings.starts(changes).items()))
+
+
+def _rate(session: Session, profile: str, at: ratings.Position, finished: list[SeatLine] | None) -> int:
+    """:func:`project` for one profile: the games written here (0: left to the job)."""
+    whole = _lock(session, profile, finished)
+    row = session.get(RatingBacklog, profile)
+    if row is None and finished is not None and ratings.rate_alone(session, profile, at, finished):
+        return 1
+    if not whole:
+        # a game sharing a player was rated meanwhile, or a backlog is open: the walk
+        # needs the lock whole, tried rather than waited for (two saves holding it
+        # shared and waiting for it whole would deadlock); if taken, read again
+        whole = bool(ratings.lock(session, profile, "pg_try_advisory_xact_lock"))
+        row = session.get(RatingBacklog, profile, populate_existing=True) if whole else None
+    if whole and row is None and _few_follow(session, profile, at):
+        return ratings.rate_from(session, profile, at)
+    _leave_to_job(session, profile, at, row)
+    return 0
+
+
+def _lock(session: Session, profile: str, finished: list[SeatLine] | None) -> bool:
+    """The profile's lock whole (True), or for a just-finished game on PostgreSQL shared with
+    its players' own (:func:`_lock_players`, False)."""
+    if finished is not None and _lock_players(session, profile, finished):
+        return False
+    ratings.lock(session, profile)
+    return True
 
 
 def _lock_players(session: Session, profile: str, seats: list[SeatLine]) -> bool:
@@ -85,7 +92,7 @@ def _lock_players(session: Session, profile: str, seats: list[SeatLine]) -> bool
     if session.get_bind().dialect.name != "postgresql":
         return False
     ratings.lock(session, profile, "pg_advisory_xact_lock_shared")
-    key = zlib.crc32(f"rating:{profile}".encode()) - (1 << 31)       # a signed int4
+    key = ratings.lock_key(profile) - (1 << 31)       # a signed int4
     # one statement, the players taken in the array's order (unnest keeps it)
     session.execute(text("SELECT pg_advisory_xact_lock(:k, p) FROM unnest(CAST(:ps AS integer[])) AS p"),
                     {"k": key, "ps": sorted({s.player_id for s in seats})})

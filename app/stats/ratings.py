@@ -6,10 +6,9 @@ ranked by their final totals, equal totals sharing a place. Anyone can recompute
 numbers with openskill: ``PlackettLuce().rate([[a], [b], [c], [d]], ranks=places)``.
 
 The steps (:class:`~app.models.RatingStep`, a player's rating after each of their games)
-are projected from the stored seat rows in the transaction of every change of a game
-(:mod:`app.stats.projections` calls :func:`project`), by one strategy for a save, a
-correction, an import and ``games rebuild`` alike: :func:`rate_from` rates the profile's
-games again in order from the earliest changed one and writes only the steps that differ.
+are projected from the stored seat rows in every change of a game, by one strategy for a
+save, a correction, an import and ``games rebuild`` alike: :func:`rate_from` rates the
+profile's games again from the earliest changed one and writes only the steps that differ.
 
 What people read is the conservative number μ - 3σ (openskill's ``ordinal()``), shown as
 ``1000 + 25 × (μ - 3σ)`` (:func:`shown`): a new player reads 1000, a strong one near 2000.
@@ -107,12 +106,14 @@ def _last_states(session: Session, profile: str, player_ids: Iterable[int], befo
 
 # --- writing ---------------------------------------------------------------------------------
 
+def lock_key(profile: str) -> int:
+    return zlib.crc32(f"rating:{profile}".encode())
+
+
 def lock(session: Session, profile: str, how: str = "pg_advisory_xact_lock") -> Any:
-    """Rating a profile's games is one walk at a time (PostgreSQL: a transaction lock per
-    profile, ``how`` taken: shared by :mod:`~app.stats.rating_backlog`'s games rated alone, or
-    tried; SQLite serializes writers itself): two saves never rate from the same state."""
+    """One walk of a profile at a time (PostgreSQL: its transaction lock, taken ``how``)."""
     if session.get_bind().dialect.name == "postgresql":
-        return session.scalar(text(f"SELECT {how}(:k)"), {"k": zlib.crc32(f"rating:{profile}".encode())})
+        return session.scalar(text(f"SELECT {how}(:k)"), {"k": lock_key(profile)})
 
 
 def _rating_upsert(mod: Any) -> Any:

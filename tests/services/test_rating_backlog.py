@@ -9,7 +9,6 @@ import copy
 import random
 import threading
 import time
-import zlib
 from typing import Any
 
 import pytest
@@ -320,7 +319,7 @@ def test_a_finishing_save_that_would_wait_for_the_whole_lock_leaves_it_to_the_jo
     done: list[int] = []
     with engine.connect() as other:          # another table's finishing save, in flight
         other.execute(text("SELECT pg_advisory_xact_lock_shared(:k)"),
-                      {"k": zlib.crc32(b"rating:fiestas")})
+                      {"k": ratings.lock_key("fiestas")})
         save = threading.Thread(target=_finish, args=(app, x_id, x_full, errors, done))
         save.start()
         save.join(timeout=15)
