@@ -3,6 +3,9 @@
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# Chromium's headless shell (same release): the browser tests drive it, the browser itself
+# only where it alone decides (tests/browser/conftest.py, CHROMIUM).
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 # nginx: tests/test_deploy.py runs the documented site in front of gunicorn.
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
