@@ -204,14 +204,12 @@ class Change:
     new_counters: Mapping[int, Mapping[str, int]]
 
 
-def _stored(session: Session, ids: list[int]) -> tuple[dict[int, dict[str, Any]], dict[int, list[Any]]]:
-    games = {r.game_id: r.values() for r in session.scalars(
-        select(StoredResult).where(StoredResult.game_id.in_(ids)))}
+def _stored_seats(session: Session, ids: list[int]) -> dict[int, list[Any]]:
     seats: dict[int, list[Any]] = defaultdict(list)
-    for r in session.execute(select(SeatResult).where(SeatResult.game_id.in_(ids))
+    for r in session.execute(select(SeatResult).where(stats.of_games(SeatResult.game_id, ids))
                              .order_by(SeatResult.game_id, SeatResult.seat)).scalars():
         seats[r.game_id].append({"seat": r.seat, **{c: getattr(r, c) for c in SEAT_COLUMNS}})
-    return games, seats
+    return seats
 
 
 def _same_instant(a: Any, b: Any) -> bool:
@@ -220,29 +218,38 @@ def _same_instant(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def _unchanged(stored: dict[str, Any] | None, seats: list[Any], facts: Facts,
-               counters: list[dict[str, int]]) -> bool:
-    if stored is None or len(seats) != 4 or counters != facts.values.counters:
-        return False
-    want = game_row(facts.game_id, facts.played_at, facts.values)
-    if any(not _same_instant(stored[c], want[c]) for c in stored):
-        return False
-    rows = seat_rows(facts.game_id, facts.played_at, facts.player_ids, facts.values)
-    return all(_same_instant(seats[s][c], rows[s][c]) for s in range(4) for c in SEAT_COLUMNS)
+def _same_rows(stored: Sequence[Mapping[str, Any]], wanted: Sequence[Mapping[str, Any]],
+               columns: Iterable[str]) -> bool:
+    return len(stored) == len(wanted) and all(
+        _same_instant(old[c], new[c]) for old, new in zip(stored, wanted, strict=True) for c in columns)
 
 
 def _changes(session: Session, games: Sequence[Facts]) -> list[Change]:
-    """The games whose stored rows differ from what their facts say, as changes."""
+    """The games whose stored rows differ from what their facts say, as changes (in the
+    order of ``games``). The seat rows and counters are read first; the game rows only for
+    the games whose seats and counters agree (a save changes its seats' totals: one read
+    fewer)."""
     ids = [f.game_id for f in games]
-    stored, seats = _stored(session, ids)
+    seats = _stored_seats(session, ids)
     counters = stats.stored_counters(session, ids)
-    out = []
+    found: dict[int, Change] = {}
+    agreeing = []
     for f in games:
         old, old_counters = seats.get(f.game_id, []), counters.get(f.game_id, [])
-        if not _unchanged(stored.get(f.game_id), old, f, old_counters):
-            out.append(Change(f.game_id, old, seat_rows(f.game_id, f.played_at, f.player_ids, f.values),
-                              dict(enumerate(old_counters)), dict(enumerate(f.values.counters))))
-    return out
+        new = seat_rows(f.game_id, f.played_at, f.player_ids, f.values)
+        found[f.game_id] = Change(f.game_id, old, new, dict(enumerate(old_counters)),
+                                  dict(enumerate(f.values.counters)))
+        if len(old) == 4 and old_counters == f.values.counters and _same_rows(old, new, SEAT_COLUMNS):
+            agreeing.append(f)
+    if agreeing:
+        stored = {r.game_id: r.values() for r in session.scalars(
+            select(StoredResult).where(stats.of_games(StoredResult.game_id, [f.game_id for f in agreeing])))}
+        for f in agreeing:
+            row = stored.get(f.game_id)
+            want = game_row(f.game_id, f.played_at, f.values)
+            if row is not None and all(_same_instant(row[c], want[c]) for c in row):
+                del found[f.game_id]
+    return [found[f.game_id] for f in games if f.game_id in found]
 
 
 def _write(session: Session, games: Sequence[Facts], changes: Sequence[Change]) -> None:
@@ -251,7 +258,7 @@ def _write(session: Session, games: Sequence[Facts], changes: Sequence[Change]) 
     by_id = {f.game_id: f for f in games}
     for k in range(0, len(changed), 500):
         for model in (SeatStat, SeatResult, StoredResult):
-            session.execute(delete(model).where(model.game_id.in_(changed[k:k + 500])))
+            session.execute(delete(model).where(stats.of_games(model.game_id, changed[k:k + 500])))
     session.execute(insert(GAME_RESULT), [game_row(gid, by_id[gid].played_at, by_id[gid].values)
                                           for gid in changed])
     session.execute(insert(SEAT_RESULT), [row for c in changes for row in c.new])

@@ -125,10 +125,16 @@ def add_changes(stats: dict[StatKey, int], pairs: dict[PairKey, list[int]], chan
 
 # --- rebuild ---------------------------------------------------------------------------------
 
+def of_games(column: Any, ids: Sequence[int]) -> Any:
+    """``column`` among ``ids``: ``=`` for one game (a save's case; an expanding ``IN``
+    costs more to build and to run), ``IN`` for many."""
+    return column == ids[0] if len(ids) == 1 else column.in_(ids)
+
+
 def stored_counters(session: Session, game_ids: list[int]) -> dict[int, list[Counters]]:
     out: dict[int, list[Counters]] = defaultdict(list)
     for gid, _seat, c in session.execute(select(SeatStat.game_id, SeatStat.seat, SeatStat.counters)
-                                         .where(SeatStat.game_id.in_(game_ids))
+                                         .where(of_games(SeatStat.game_id, game_ids))
                                          .order_by(SeatStat.game_id, SeatStat.seat)):
         out[gid].append(dict(c))
     return out

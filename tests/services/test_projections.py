@@ -156,6 +156,43 @@ def test_the_projectors_are_idempotent_and_the_rebuild_is_them(session):
         assert sorted(r[1:] for r in after[table]) == sorted(r[1:] for r in before[table]), table
 
 
+def _statements(session: Any, act: Any) -> list[str]:
+    from sqlalchemy import event
+
+    seen: list[str] = []
+
+    def statement(_conn: Any, _cursor: Any, sql: str, *_rest: Any) -> None:
+        seen.append(" ".join(sql.split()).lower())
+
+    engine = session.get_bind()
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        act()
+        session.flush()
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+    return seen
+
+
+def test_a_saved_hand_reads_its_game_row_only_when_its_seats_agree(session):
+    """The stored results' projector reads a game's seat rows and counters first, and its
+    game row only when those agree with the facts: a hand that moves the totals (every
+    save of a hand that scores) reads one statement fewer; a change that moves nothing
+    reads the game row, finds it equal and writes nothing."""
+    full = seated("ru32", ["Ana", "Beto", "Carla", "Dani"])
+    short = copy.deepcopy(full)
+    short["hands"] = short["hands"][:3]
+    game = import_game(session, short)
+    session.commit()
+    saved = _statements(session, lambda: hands.record_hand(session, game, full["hands"][3],
+                                                           expected_version=game.version))
+    assert not [q for q in saved if q.startswith("select") and "from game_result" in q], saved
+    assert [q for q in saved if q.startswith("delete from game_result")], saved
+    again = _statements(session, lambda: projections.game_changed(session, session.get(Game, game.id)))
+    assert len([q for q in again if q.startswith("select") and "from game_result" in q]) == 1, again
+    assert not [q for q in again if q.startswith(("insert", "update", "delete"))], again
+
+
 def test_a_season_change_projects_its_totals_and_its_removal_drops_them(session):
     import_game(session, seated("ru32", ["Ana", "Beto", "Carla", "Dani"]))
     import_game(session, seated("fiestas", ["Eva", "Beto", "Ana", "Fede"]))
