@@ -252,10 +252,11 @@ def _seat_rows(session: Any, game_id: int) -> list[dict[str, Any]]:
 
 def time_rating_update(app: Any, repeat: int, back: float) -> tuple[float, int, float, float]:
     """The median time of the ratings' part of a save that finishes a game ``back`` of the
-    way from the newest finished game to the oldest (0: the newest), each rolled back; how
+    way from the newest finished game to the oldest (0: the newest, its steps taken away
+    first, as they stand before it finishes), each rolled back; how
     many games it rated; and the median CPU time of this process for it (on SQLite all the
     work, so a busy machine hardly changes it)."""
-    from sqlalchemy import select
+    from sqlalchemy import delete, select
 
     from app.db import get_session
     from app.models import RatingStep
@@ -270,6 +271,8 @@ def time_rating_update(app: Any, repeat: int, back: float) -> tuple[float, int, 
         old = [dict(r, complete=False) for r in new]          # as it stood before the last hand
         times, cpu, job, rated = [], [], [], 0
         for _ in range(repeat):
+            if not back:        # the game finishing: it has no steps yet
+                session.execute(delete(RatingStep).where(RatingStep.game_id == game_id))
             t, c = time.perf_counter(), time.process_time()
             rating_backlog.project(session, [(game_id, old, new)])     # the save's share
             times.append(time.perf_counter() - t)
