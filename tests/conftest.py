@@ -55,7 +55,8 @@ def pytest_configure(config: pytest.Config) -> None:
         compile_catalogs()
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under ``--dist loadgroup`` (scripts/run-tests.sh) tests are spread one by one over the
     workers, except those grouped here, which run on one worker, file by file: a file whose
     tests share a module-scoped fixture (PDFs rendered once, the schemathesis app), which
@@ -72,11 +73,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
         if any(d.scope == "module" for fixturedefs in defs.values() for d in fixturedefs):
             item.add_marker(pytest.mark.xdist_group(str(path.relative_to(REPO))))
+    if getattr(config.option, "loadgroup", False):
+        _grouped_nodeids(items)
 
 
-#: The test files, outside tests/browser, that start gunicorn and wait for its workers.
+def _grouped_nodeids(items: list[pytest.Item]) -> None:
+    """xdist's loadgroup sends the items whose node id ends in the same ``@group`` to one
+    worker; xdist 3.8 writes that suffix into ``item._nodeid``, which pytest 9.2 no longer
+    reads (a node id is ``str(item._id)``): every group was spread over the workers, and a
+    module-scoped fixture (the typeset PDFs and their pictures) built on both at once, one
+    worker reading a picture the other was rewriting (CI, -n 3). Here the suffix goes into
+    ``_id``, as the node id's string."""
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                         for m in item.iter_markers("xdist_group")})
+        if groups and not item.nodeid.endswith(f"@{'_'.join(groups)}"):
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")
+
+
+#: The test files, outside tests/browser, that start gunicorn (or pytest's own workers) and wait for them.
 SUBPROCESS_FILES = {"test_startup.py", "test_deploy.py", "test_kill_keyed_saves.py",
-                    "test_throttle_gunicorn.py"}
+                    "test_throttle_gunicorn.py", "test_suite_groups.py"}
 
 
 def _long(item: pytest.Item) -> bool:

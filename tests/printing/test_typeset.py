@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -89,10 +90,14 @@ def pdfs(es_app: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any
 
 
 def screenshot(pdf: Path, name: str) -> Path:
-    """Page 1 of ``pdf`` as ARTIFACTS/<name>.png."""
+    """Page 1 of ``pdf`` as ARTIFACTS/<name>.png, put in place whole (made beside it, then
+    renamed): another test process making the same picture meanwhile (CI: a worker read
+    subastas-blank.png at 0 bytes while one rewrote it) sees the old file or the new one."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    poppler("pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf),
-            str(ARTIFACTS / name))
+    with tempfile.TemporaryDirectory(dir=ARTIFACTS) as work:
+        poppler("pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf),
+                str(Path(work) / name))
+        os.replace(Path(work) / f"{name}.png", ARTIFACTS / f"{name}.png")
     return ARTIFACTS / f"{name}.png"
 
 
