@@ -241,15 +241,18 @@ def _changes(session: Session, games: Sequence[Facts]) -> list[Change]:
                                   dict(enumerate(f.values.counters)))
         if len(old) == 4 and old_counters == f.values.counters and _same_rows(old, new, SEAT_COLUMNS):
             agreeing.append(f)
-    if agreeing:
-        stored = {r.game_id: r.values() for r in session.scalars(
-            select(StoredResult).where(stats.of_games(StoredResult.game_id, [f.game_id for f in agreeing])))}
-        for f in agreeing:
-            row = stored.get(f.game_id)
-            want = game_row(f.game_id, f.played_at, f.values)
-            if row is not None and all(_same_instant(row[c], want[c]) for c in row):
-                del found[f.game_id]
-    return [found[f.game_id] for f in games if f.game_id in found]
+    unchanged = _game_rows_agree(session, agreeing)
+    return [found[f.game_id] for f in games if f.game_id not in unchanged]
+
+
+def _game_rows_agree(session: Session, games: Sequence[Facts]) -> set[int]:
+    """The ids of ``games`` whose stored game row is what their facts say."""
+    if not games:
+        return set()
+    stored = {r.game_id: r.values() for r in session.scalars(
+        select(StoredResult).where(stats.of_games(StoredResult.game_id, [f.game_id for f in games])))}
+    return {f.game_id for f in games if f.game_id in stored and _same_rows(
+        [stored[f.game_id]], [game_row(f.game_id, f.played_at, f.values)], stored[f.game_id])}
 
 
 def _write(session: Session, games: Sequence[Facts], changes: Sequence[Change]) -> None:
