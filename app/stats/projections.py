@@ -62,7 +62,9 @@ def _project(session: Session, games: Sequence[Facts], *, from_nothing: bool = F
     if from_nothing:        # the rebuild: the sums start empty, so every game adds its rows
         summed = [Change(f.game_id, [], results.seat_rows(f.game_id, f.played_at, f.player_ids, f.values),
                          {}, dict(enumerate(f.values.counters))) for f in games]
-    _project_sums(session, summed, results.load_scopes(session))
+    # the seasons are read only when some total moves (not for most hands of an evening)
+    moved = from_nothing or results.moves_totals(summed)
+    _project_sums(session, summed, results.load_scopes(session) if moved else Scopes())
     return changes
 
 
