@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -21,14 +22,17 @@ ERRORS = {"RecordError", "InputError", "RuleError", "SumError"}
 PLACEHOLDER = re.compile(r"%\((\w+)\)([sr])")
 
 
-def _calls() -> list[tuple[str, ast.Call]]:
-    """Every call in the engine and in the rest of app/ (whose problems are engine errors too)."""
+@cache
+def _calls() -> tuple[tuple[str, ast.Call], ...]:
+    """Every call in the engine and in the rest of app/ (whose problems are engine errors too);
+    parsed once per test process (1.8 s a walk: the page language tests asked for it at
+    every page they read)."""
     out = []
     for path in sorted(APP.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
                 out.append((f"{path.parent.name}/{path.name}:{node.lineno}", node))
-    return out
+    return tuple(out)
 
 
 def engine_templates() -> dict[str, str]:

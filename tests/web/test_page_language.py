@@ -8,6 +8,7 @@ import html
 import json
 import random
 import re
+from functools import cache
 from typing import Any
 
 import pytest
@@ -27,7 +28,8 @@ LANGS = ["es", "tr", "ru"]
 PLACEHOLDER = re.compile(r"%\(\w+\)[sdr]")
 
 
-def english_fragments() -> set[str]:
+@cache
+def english_fragments() -> frozenset[str]:
     """The English words of every engine message template (its errors, the rule
     sentences, its Explanations: the early end, a sale's payment) between its placeholders:
     the pieces of three words or more."""
@@ -38,7 +40,7 @@ def english_fragments() -> set[str]:
             piece = piece.strip(" \"'():;,.")
             if len(piece.split()) >= 3:
                 out.add(piece)
-    return out
+    return frozenset(out)
 
 
 def english_left(page: str) -> list[str]:
