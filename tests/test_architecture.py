@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,10 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@cache
 def tree_of(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once per test process (the checks read every module
+    of app/ many times)."""
     return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
 
 
