@@ -215,12 +215,21 @@ class Change:
     new_counters: Mapping[int, Mapping[str, int]]
 
 
-def _stored_seats(session: Session, ids: list[int]) -> dict[int, list[Any]]:
-    seats: dict[int, list[Any]] = defaultdict(list)
-    for r in session.execute(select(SeatResult).where(stats.of_games(SeatResult.game_id, ids))
-                             .order_by(SeatResult.game_id, SeatResult.seat)).scalars():
-        seats[r.game_id].append({"seat": r.seat, **{c: getattr(r, c) for c in SEAT_COLUMNS}})
-    return seats
+def _stored(session: Session, ids: list[int]) -> tuple[dict[int, list[dict[str, Any]]],
+                                                         dict[int, list[dict[str, int]]]]:
+    """The games' stored seat rows and, beside each, its seat counters: one statement (the
+    two tables are written together, row for row), Core rows, no ORM objects."""
+    seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    counters: dict[int, list[dict[str, int]]] = defaultdict(list)
+    sr, st = SEAT_RESULT.c, stats.SEAT_STAT.c
+    for row in session.execute(
+            select(sr.game_id, sr.seat, *[sr[c] for c in SEAT_COLUMNS], st.counters)
+            .outerjoin(stats.SEAT_STAT, (st.game_id == sr.game_id) & (st.seat == sr.seat))
+            .where(stats.of_games(sr.game_id, ids)).order_by(sr.game_id, sr.seat)).mappings():
+        seats[row["game_id"]].append({"seat": row["seat"], **{c: row[c] for c in SEAT_COLUMNS}})
+        if row["counters"] is not None:
+            counters[row["game_id"]].append(dict(row["counters"]))
+    return seats, counters
 
 
 def _same_instant(a: Any, b: Any) -> bool:
@@ -241,8 +250,7 @@ def _changes(session: Session, games: Sequence[Facts]) -> list[Change]:
     the games whose seats and counters agree (a save changes its seats' totals: one read
     fewer)."""
     ids = [f.game_id for f in games]
-    seats = _stored_seats(session, ids)
-    counters = stats.stored_counters(session, ids)
+    seats, counters = _stored(session, ids)
     found: dict[int, Change] = {}
     agreeing = []
     for f in games:

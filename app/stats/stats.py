@@ -131,15 +131,6 @@ def of_games(column: Any, ids: Sequence[int]) -> Any:
     return column == ids[0] if len(ids) == 1 else column.in_(ids)
 
 
-def stored_counters(session: Session, game_ids: list[int]) -> dict[int, list[Counters]]:
-    out: dict[int, list[Counters]] = defaultdict(list)
-    for gid, _seat, c in session.execute(select(SeatStat.game_id, SeatStat.seat, SeatStat.counters)
-                                         .where(of_games(SeatStat.game_id, game_ids))
-                                         .order_by(SeatStat.game_id, SeatStat.seat)):
-        out[gid].append(dict(c))
-    return out
-
-
 def _wanted_stats(session: Session) -> dict[StatKey, int]:
     wanted: dict[StatKey, int] = defaultdict(int)
     last = (0, -1)

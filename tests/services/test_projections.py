@@ -195,6 +195,10 @@ def test_a_saved_hand_reads_its_game_row_only_when_its_seats_agree(session):
     for table in ("game_result", "seat_result", "seat_stat"):
         upserts = [q for q in saved if q.startswith(f"insert into {table} ") and "on conflict" in q]
         assert len(upserts) == 1, table
+    # the old seat rows and their counters are read together, in one statement
+    reads = [q for q in saved if q.startswith("select") and ("from seat_result" in q
+                                                             or "from seat_stat" in q)]
+    assert len(reads) == 1 and "join seat_stat" in reads[0], reads
     # an unfinished game's hand moves no player total: the seasons are not read for it
     assert not [q for q in saved if "from season" in q], saved
     again = _statements(session, lambda: projections.game_changed(session, session.get(Game, game.id)))
