@@ -14,7 +14,7 @@ from flask import Flask, current_app
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from app.db import get_db
+from app.db import get_db, is_database_away
 from app.models import ExportJob, ExportState
 from app.printing import docs, event_job, pool
 from app.printing import exports as exports_service
@@ -45,13 +45,22 @@ class ExportRunner:
         self.wake.set()
 
     def _loop(self, db: Any) -> None:
+        away = False        # the database was away at the last look: said once per outage
         while get_db(self.app) is db:
             self.wake.clear()
             try:
                 while get_db(self.app) is db and self.run_one(db):
                     pass
-            except Exception:  # noqa: BLE001 - logged; the loop serves the next job
-                self.app.logger.exception("bulk PDF export runner")
+                if away:
+                    self.app.logger.warning("bulk PDF export runner: the database answers again")
+                away = False
+            except Exception as e:  # noqa: BLE001 - logged; the loop serves the next job
+                if not is_database_away(e):
+                    self.app.logger.exception("bulk PDF export runner")
+                elif not away:      # one line, not a traceback at every look (RUNNER_POLL)
+                    away = True
+                    self.app.logger.error("bulk PDF export runner: the database is away (%s); "
+                                          "looking again every %.0f s", type(e).__name__, RUNNER_POLL)
             self.wake.wait(timeout=RUNNER_POLL)
 
     def run_one(self, db: Any = None) -> bool:

@@ -26,6 +26,7 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
+from app.db import is_database_away
 from app.errors import BadInput, ConflictError, ForbiddenError, LockedError
 from app.rules import RecordError
 from app.security import security_headers
@@ -150,27 +151,6 @@ log = logging.getLogger("kingsheet.database")
 #: When this process first saw the database away (0: it answers): one log line per outage
 #: and one when it is back, not a traceback per request.
 _OUTAGE = {"since": 0.0}
-
-
-#: What SQLite says when its file cannot be had now (locked beyond the busy timeout, gone).
-_SQLITE_AWAY = ("database is locked", "database is busy", "unable to open database", "disk i/o error")
-
-
-def is_database_away(e: Exception) -> bool:
-    """Whether a database error means the database cannot be reached now (connection lost or
-    refused, the server shutting down, a SQLite file locked or unreadable), rather than a
-    statement the database refused."""
-    if getattr(e, "connection_invalidated", False):
-        return True
-    orig = getattr(e, "orig", None)
-    module = type(orig).__module__ if orig is not None else ""
-    if module.startswith("psycopg"):
-        # psycopg raises its OperationalError itself for connections; a refused statement is
-        # a subclass with a SQLSTATE (e.g. "57P01" admin shutdown is still the server away)
-        sqlstate = getattr(orig, "sqlstate", None)
-        return sqlstate is None or sqlstate.startswith(("08", "57P"))
-    text = str(orig if orig is not None else e).lower()
-    return any(words in text for words in _SQLITE_AWAY)
 
 
 def _database_away(e: Exception) -> Any:

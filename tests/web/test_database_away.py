@@ -72,6 +72,64 @@ def test_pages_the_poll_and_the_api_say_503_while_the_database_is_away(switched,
     gc.collect()        # a connection the outage left open would warn here, not in a later test
 
 
+@pytest.mark.postgres
+def test_the_export_runner_says_an_outage_once_and_goes_on_after_it(switched, caplog, monkeypatch):
+    """The export runner's thread looks at the queue every RUNNER_POLL seconds: while the
+    database is away it says so in one line (no traceback at every look), and once when the
+    database answers again; a job queued meanwhile is then rendered."""
+    import threading
+
+    from app.db import get_db, get_session
+    from app.games.games import import_game
+    from app.printing import runner as runner_module
+    from app.printing.runner import wait_for_job
+
+    app, switch = switched
+    monkeypatch.setattr(runner_module, "RUNNER_POLL", 0.05)
+    ensure_user(app)
+    with app.app_context():
+        import_game(get_session(), base_record("ru32"), who="test")
+    export_runner = runner_module.ExportRunner(app)
+    db = get_db(app)
+    looks = []
+    real_run_one = export_runner.run_one
+
+    def run_one(db: Any = None) -> bool:
+        looks.append(time.monotonic())
+        return real_run_one(db)
+
+    export_runner.run_one = run_one  # type: ignore[method-assign]
+    caplog.set_level(logging.WARNING)
+    switch.set(False)
+    thread = threading.Thread(target=export_runner._loop, args=(db,), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while len(looks) < 4:
+        assert time.monotonic() < deadline, "the runner stopped looking at the queue"
+        time.sleep(0.05)
+    switch.set(True)
+    client = app.test_client()
+    job = client.post("/exports", data={"date_from": "2000-01-01", "date_to": "2999-12-31",
+                                        "player": "0", "orientation": "auto"})
+    assert job.status_code == 303
+    export_runner.wake.set()
+    job_id = job.headers["Location"].rsplit("/", 1)[-1]
+
+
+    done = wait_for_job(app, job_id, timeout=20)
+    assert done.state == "done", done.error
+    runner_records = [r for r in caplog.records if "export runner" in r.getMessage()]
+    monkeypatch.setattr(runner_module, "get_db", lambda _app=None: None)    # ends the loop
+    export_runner.wake.set()
+    thread.join(5)
+    assert [r.levelname for r in runner_records] == ["ERROR", "WARNING"], \
+        [r.getMessage() for r in runner_records]
+    assert "database is away" in runner_records[0].getMessage()
+    assert "answers again" in runner_records[1].getMessage()
+    assert not any(r.exc_info for r in runner_records)
+    gc.collect()
+
+
 @pytest.mark.parametrize("message,away", [
     ("database is locked", True), ("unable to open database file", True),
     ("no such table: no_such_table", False), ('near "SELEC": syntax error', False)])
@@ -80,6 +138,6 @@ def test_a_sqlite_file_that_cannot_be_had_is_away_a_wrong_statement_is_not(messa
 
     from sqlalchemy.exc import OperationalError
 
-    from app.web.errors import is_database_away
+    from app.db import is_database_away
 
     assert is_database_away(OperationalError("SELECT 1", {}, sqlite3.OperationalError(message))) is away
