@@ -27,7 +27,7 @@ from sqlalchemy import Engine, delete, event, select, text, tuple_, update
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import Session
 
-from app.db import utcnow
+from app.db import is_database_away, utcnow
 from app.models import RatingBacklog
 from app.stats import ratings
 from app.stats.rating_model import SeatLine
@@ -232,8 +232,12 @@ class Rerater:
                         # waiting writers sleep and retry, and would keep missing a lock
                         # taken again at once (a save waited 2 s behind 0.1 s parts)
                         time.sleep(min(1.0, max(0.02, time.monotonic() - start)))
-            except Exception:  # noqa: BLE001 - logged; the next kick or start-up goes on
-                log.exception("ratings: the job stopped; the next save or start-up resumes it")
+            except Exception as e:  # noqa: BLE001 - logged; the next kick or start-up goes on
+                if is_database_away(e):     # an outage: one line, the error pages say the rest
+                    log.error("ratings: the job stopped, the database is away (%s); the next save "
+                              "or start-up resumes it", type(e).__name__)
+                else:
+                    log.exception("ratings: the job stopped; the next save or start-up resumes it")
                 return
 
 

@@ -329,3 +329,26 @@ def test_a_finishing_save_that_would_wait_for_the_whole_lock_leaves_it_to_the_jo
     rating_backlog.catch_up_all(session)
     assert rating_backlog.behind(session) == {}
     assert snapshot_ratings(session) == scratch(session)
+
+
+def test_the_job_says_a_database_away_in_one_line(caplog):
+    """The ratings job meeting a database that is away (PostgreSQL refusing connections)
+    stops with one line, not a traceback (the error pages say the outage once too), and
+    any other failure keeps its traceback."""
+    import logging
+
+    from sqlalchemy import create_engine
+
+    caplog.set_level(logging.ERROR, logger=rating_backlog.log.name)
+    away = create_engine("postgresql+psycopg://postgres@127.0.0.1:9/none",
+                         connect_args={"connect_timeout": 2})
+    rating_backlog.Rerater.kick(away)
+    thread = rating_backlog.Rerater._all[id(away)].thread
+    assert thread is not None
+    thread.join(20)
+    said = [r for r in caplog.records if r.name == rating_backlog.log.name]
+    assert [r.getMessage().split(";")[0] for r in said] == [
+        "ratings: the job stopped, the database is away (OperationalError)"]
+    assert not said[0].exc_info
+    rating_backlog.Rerater._all.pop(id(away), None)
+    away.dispose()
