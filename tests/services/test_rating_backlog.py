@@ -285,17 +285,23 @@ def test_tables_finishing_together_do_not_wait_for_each_other(app, session, kick
     done: list[int] = []
     first = threading.Thread(target=_finish, args=(app, a_id, a_full, errors, done))
     first.start()
-    assert held.wait(30)
-    with get_db(app).engine.connect() as look:       # the first table's four players' locks
-        assert look.scalar(text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
-                                "AND objsubid = 2 AND granted")) == 4
     second = threading.Thread(target=_finish, args=(app, b_id, b_full, errors, done))
-    second.start()
-    second.join(timeout=15)
-    while_the_first_is_open = list(done)
-    release.set()
-    first.join(timeout=30)
-    second.join(timeout=30)
+    try:
+        assert held.wait(30)
+        # the first table's four players' locks (pg_locks is the server's: this database's
+        # only; another test process's saves take players' locks in theirs)
+        with get_db(app).engine.connect() as look:
+            assert look.scalar(text(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND granted "
+                "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")) == 4
+        second.start()
+        second.join(timeout=15)
+        while_the_first_is_open = list(done)
+    finally:        # a failed check must not leave the first save holding its transaction
+        release.set()
+        first.join(timeout=30)
+        if second.ident is not None:            # started
+            second.join(timeout=30)
     assert errors == []
     assert while_the_first_is_open == [b_id]
     assert sorted(done) == sorted([a_id, b_id]) and not kicks
