@@ -22,13 +22,13 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select, text, tuple_
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from app.models import Rating, RatingStep, SeatResult
 from app.models.rating import STEP_COLUMNS
 from app.rules import PROFILES
 from app.stats.rating_model import SeatLine, State, advance, ordinal
+from app.stats.sums import replace_rows
 
 MIN_GAMES = 5                   # the leaderboard's default minimum of rated games
 CHART_POINTS = 60               # the steps of a player's charts (and of their CSV's chart rows)
@@ -116,17 +116,9 @@ def lock(session: Session, profile: str, how: str = "pg_advisory_xact_lock") -> 
         return session.scalar(text(f"SELECT {how}(:k)"), {"k": lock_key(profile)})
 
 
-def _rating_upsert(mod: Any) -> Any:
-    stmt = mod.insert(RATING_TABLE)
-    return stmt.on_conflict_do_update(index_elements=["player_id", "profile"],
-                                      set_={c: stmt.excluded[c] for c in ("mu", "sigma", "ordinal", "games")})
-
-
-#: The core tables (multi-row inserts without the ORM's bookkeeping) and the rating rows'
-#: upsert, built once (SQLite's, PostgreSQL's).
+#: The core tables (multi-row inserts without the ORM's bookkeeping).
 STEP_TABLE = cast(Table, RatingStep.__table__)
 RATING_TABLE = cast(Table, Rating.__table__)
-RATING_UPSERT = (_rating_upsert(sqlite), _rating_upsert(postgresql))
 
 
 def _agrees(have: tuple[float, float, float, int] | None, state: State | None) -> bool:
@@ -158,9 +150,8 @@ def _write_ratings(session: Session, profile: str, player_ids: set[int], states:
                                              Rating.player_id.in_(gone[k:k + 500])))
     rows = [{"player_id": pid, "profile": profile, "mu": s.mu, "sigma": s.sigma,
              "ordinal": ordinal(s.mu, s.sigma), "games": s.games} for pid, s in rated.items()]
-    stmt = RATING_UPSERT[session.get_bind().dialect.name == "postgresql"]
     for k in range(0, len(rows), 2000):
-        session.execute(stmt, rows[k:k + 2000])
+        replace_rows(session, RATING_TABLE, ["player_id", "profile"], rows[k:k + 2000])
 
 
 Game = tuple[int, datetime, list[SeatLine]]     # (game id, played at, its four seats)

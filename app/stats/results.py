@@ -11,11 +11,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from functools import cache
 from typing import Any, cast
 
 from sqlalchemy import Table, case, func, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from app.collation import folded_name
@@ -24,7 +22,7 @@ from app.models import Player, PlayerTotal, Season, SeatResult, StoredResult
 from app.models.result import ALL_TIME, SEAT_COLUMNS, TOTAL_COLUMNS
 from app.rules import RecordError, digest, load
 from app.stats import stats
-from app.stats.sums import add_to_sums
+from app.stats.sums import add_to_sums, insert_of, replace_rows
 
 #: Core tables: multi-row inserts without the ORM's per-row bookkeeping.
 GAME_RESULT = cast(Table, StoredResult.__table__)
@@ -274,28 +272,6 @@ def _game_rows_agree(session: Session, games: Sequence[Facts]) -> set[int]:
         [stored[f.game_id]], [game_row(f.game_id, f.played_at, f.values)], stored[f.game_id])}
 
 
-def _dialect_insert(session: Session, table: Any) -> Any:
-    """``INSERT`` in the session's dialect (PostgreSQL's or SQLite's, for ``ON CONFLICT``)."""
-    return (postgresql if session.get_bind().dialect.name == "postgresql" else sqlite).insert(table)
-
-
-@cache
-def _replacing(dialect: str, table: Table, keys: tuple[str, ...], columns: tuple[str, ...]) -> Any:
-    """The statement of :func:`_replace`, built once per table (its ``excluded`` columns
-    were a third of its cost when built for each save)."""
-    stmt = (postgresql if dialect == "postgresql" else sqlite).insert(table)
-    return stmt.on_conflict_do_update(index_elements=list(keys),
-                                      set_={c: stmt.excluded[c] for c in columns if c not in keys})
-
-
-def _replace(session: Session, table: Table, keys: Sequence[str], rows: Sequence[dict[str, Any]]) -> None:
-    """Each row written whole over the stored row with the same ``keys`` (created when
-    missing): ``INSERT … ON CONFLICT DO UPDATE``, one statement for all of them."""
-    if rows:
-        stmt = _replacing(session.get_bind().dialect.name, table, tuple(keys), tuple(rows[0]))
-        session.execute(stmt, list(rows))
-
-
 def _write(session: Session, games: Sequence[Facts], changes: Sequence[Change]) -> None:
     """The changed games' rows replaced, in three multi-row statements. Every game has one
     game row and four seat rows and seat counters (seats 0-3, :func:`seat_rows`,
@@ -303,10 +279,10 @@ def _write(session: Session, games: Sequence[Facts], changes: Sequence[Change]) 
     ones by their keys leave none of the old (a delete and an insert per table were twice
     the statements of each save)."""
     by_id = {f.game_id: f for f in games}
-    _replace(session, GAME_RESULT, ["game_id"], [game_row(c.game_id, by_id[c.game_id].played_at,
+    replace_rows(session, GAME_RESULT, ["game_id"], [game_row(c.game_id, by_id[c.game_id].played_at,
                                                           by_id[c.game_id].values) for c in changes])
-    _replace(session, SEAT_RESULT, ["game_id", "seat"], [row for c in changes for row in c.new])
-    _replace(session, stats.SEAT_STAT, ["game_id", "seat"],
+    replace_rows(session, SEAT_RESULT, ["game_id", "seat"], [row for c in changes for row in c.new])
+    replace_rows(session, stats.SEAT_STAT, ["game_id", "seat"],
              [{"game_id": c.game_id, "seat": s, "counters": dict(v)} for c in changes
               for s, v in c.new_counters.items()])
 
@@ -368,7 +344,7 @@ def player_ids_for(session: Session, names: Sequence[str], cache: dict[str, int]
         absent = [n for n in missing if n not in cache]
         if absent:
             rows = [{"name": n, "folded_name": folded_name(n), "created_at": utcnow()} for n in absent]
-            session.execute(_dialect_insert(session, Player).values(rows)
+            session.execute(insert_of(session.get_bind().dialect.name, Player).values(rows)
                             .on_conflict_do_nothing(index_elements=["name"]))
             cache.update(_ids_of_players(session, absent))
     return [cache[n] for n in names]

@@ -8,6 +8,9 @@ On PostgreSQL the rows go in one statement whatever their number (``INSERT … S
 unnest(<one array per column>)``): a finished game adds to some 80 rows of its players'
 counters, and sent one by one (psycopg's executemany) they were a third of its save's time.
 SQLite, in the process, takes them one by one.
+
+``replace_rows`` is its sibling for kept rows that are written whole (stored results,
+ratings): ``INSERT … ON CONFLICT DO UPDATE SET col = excluded.col``.
 """
 from __future__ import annotations
 
@@ -45,3 +48,26 @@ def add_to_sums(session: Session, table: Table, keys: Sequence[str], columns: Se
     insert = sqlite.insert(table)
     session.execute(insert.on_conflict_do_update(
         index_elements=list(keys), set_={c: table.c[c] + insert.excluded[c] for c in columns}), list(rows))
+
+
+def insert_of(dialect: str, table: Any) -> Any:
+    """``INSERT`` in PostgreSQL's or SQLite's dialect (their ``ON CONFLICT`` clauses)."""
+    return (postgresql if dialect == "postgresql" else sqlite).insert(table)
+
+
+@cache
+def replacing(dialect: str, table: Table, keys: tuple[str, ...], columns: tuple[str, ...]) -> Any:
+    """``INSERT … ON CONFLICT (keys) DO UPDATE`` setting ``columns`` from the new row: rows
+    written whole over the stored rows with the same keys (created when missing), the
+    statement built once per table (its ``excluded`` columns were a third of a save's
+    write when built each time)."""
+    stmt = insert_of(dialect, table)
+    return stmt.on_conflict_do_update(index_elements=list(keys),
+                                      set_={c: stmt.excluded[c] for c in columns if c not in keys})
+
+
+def replace_rows(session: Session, table: Table, keys: Sequence[str], rows: Sequence[dict[str, Any]]) -> None:
+    """Each row written whole over the stored row with the same ``keys``: one statement."""
+    if rows:
+        session.execute(replacing(session.get_bind().dialect.name, table, tuple(keys), tuple(rows[0])),
+                        list(rows))

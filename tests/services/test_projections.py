@@ -36,7 +36,7 @@ DERIVED = {"StoredResult", "SeatResult", "SeatStat", "PlayerTotal", "PlayerStat"
 WRITERS = {
     ("stats/results.py", "_write"), ("stats/results.py", "apply_deltas"),
     ("stats/stats.py", "apply"), ("stats/sums.py", "add_to_sums"),
-    ("stats/ratings.py", "_write_ratings"), ("stats/ratings.py", "_rating_upsert"),
+    ("stats/ratings.py", "_write_ratings"), ("stats/sums.py", "replace_rows"),
     ("stats/ratings.py", "_write_steps"), ("stats/ratings.py", "_remove_strays"),
     ("stats/ratings.py", "rate_alone"),
     ("stats/projections.py", "season_changed"), ("stats/projections.py", "season_removed"),
@@ -48,7 +48,7 @@ DERIVED_TABLE_NAMES = ("game_result", "seat_result", "seat_stat", "player_total"
 
 def _writes(tree: ast.AST) -> set[str]:
     """The functions of a module that call insert/delete/update on a derived table, or
-    add_to_sums or results._replace (rows written over rows), or execute SQL text naming
+    add_to_sums or sums.replace_rows (rows written over rows), or execute SQL text naming
     one (outermost function's name)."""
     found: set[str] = set()
     for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
@@ -59,7 +59,7 @@ def _writes(tree: ast.AST) -> set[str]:
             inside = list(ast.walk(node.args[0])) if node.args else []
             named = {n.id for n in inside if isinstance(n, ast.Name)} | {
                 n.attr for n in inside if isinstance(n, ast.Attribute)}
-            if name in {"add_to_sums", "_replace"} or (
+            if name in {"add_to_sums", "replace_rows"} or (
                     name in {"insert", "delete", "update"} and named & DERIVED):
                 found.add(fn.name)
             if name == "text" and node.args and isinstance(node.args[0], ast.Constant):
@@ -83,7 +83,7 @@ def test_no_module_but_the_projectors_writes_a_derived_table():
 
 def test_the_check_finds_a_write_outside_the_projectors():
     tree = ast.parse("def sneaky(session):\n    session.execute(delete(PlayerTotal))\n"
-                     "def over(session, rows):\n    results._replace(session, SEAT_RESULT, ['seat'], rows)\n")
+                     "def over(session, rows):\n    replace_rows(session, SEAT_RESULT, ['seat'], rows)\n")
     assert _writes(tree) == {"sneaky", "over"}
 
 
